@@ -1,0 +1,100 @@
+//! The benchmark: same IDs on every target and runtime.
+//!
+//! - `Poseidon/poseidon_hash_kimchi/<backend>`: upstream's workload, a chain that
+//!   absorbs the previous digest and squeezes (one permutation per iteration);
+//! - `Poseidon/permutation/<backend>`: one bare kimchi permutation over Fp;
+//! - `Poseidon/hash/<backend>/<n>`: hashing n = 2, 16, 128 elements;
+//! - `Field/mul/<backend>`, `Field/square/<backend>`: one Fp operation, as a
+//!   dependent chain (latency, as inside the permutation).
+//!
+//! Without `--bench` every benchmark runs once, as a smoke test.
+
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
+use poseidon::backend::Reference;
+use poseidon::params::ParamSet;
+use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
+
+/// Calls `$f::<B>` for every backend; adding a backend is one line here.
+macro_rules! for_each_backend {
+    ($f:ident($($arg:expr),*)) => {
+        $f::<Reference>($($arg),*);
+    };
+}
+
+/// Deterministic, full-size inputs (no zero limbs that a backend might shortcut).
+fn inputs(n: usize) -> Vec<Fp> {
+    (1..=n as u64)
+        .map(|i| {
+            let x = Fp::from(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i));
+            x * x * x
+        })
+        .collect()
+}
+
+fn hash_kimchi_chain<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>) {
+    let mut sponge = Sponge::<Fp, B>::new(ParamSet::Kimchi);
+    let mut digest = Fp::from(0u64);
+    g.bench_function(BenchmarkId::new("poseidon_hash_kimchi", B::NAME), |b| {
+        b.iter(|| {
+            sponge.absorb(&[digest]);
+            digest = sponge.squeeze();
+        })
+    });
+    black_box(digest);
+}
+
+fn permutation<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>) {
+    let params = B::Fp::params(ParamSet::Kimchi);
+    let mut state = [0, 1, 2].map(|i| B::Fp::from_field(inputs(3)[i]));
+    g.bench_function(BenchmarkId::new("permutation", B::NAME), |b| {
+        b.iter(|| permutation::permute(params, black_box(&mut state)))
+    });
+}
+
+fn hash_n<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
+    let xs = inputs(n);
+    g.bench_with_input(
+        BenchmarkId::new(format!("hash/{}", B::NAME), n),
+        &xs,
+        |b, xs| b.iter(|| poseidon::hash_with::<Fp, B>(ParamSet::Kimchi, black_box(xs))),
+    );
+}
+
+fn bench_poseidon(c: &mut Criterion) {
+    let mut g = c.benchmark_group("Poseidon");
+    for_each_backend!(hash_kimchi_chain(&mut g));
+    for_each_backend!(permutation(&mut g));
+    for n in [2, 16, 128] {
+        g.throughput(Throughput::Elements(n as u64));
+        for_each_backend!(hash_n(&mut g, n));
+    }
+    g.finish();
+}
+
+fn field_ops<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>) {
+    let [x, y] = [inputs(2)[0], inputs(2)[1]].map(B::Fp::from_field);
+    let mut acc = x;
+    g.bench_function(BenchmarkId::new("mul", B::NAME), |b| {
+        b.iter(|| acc = acc.mul(black_box(y)))
+    });
+    g.bench_function(BenchmarkId::new("square", B::NAME), |b| {
+        b.iter(|| acc = black_box(acc).square())
+    });
+    black_box(acc);
+}
+
+fn bench_field(c: &mut Criterion) {
+    let mut g = c.benchmark_group("Field");
+    for_each_backend!(field_ops(&mut g));
+    g.finish();
+}
+
+criterion_group!(benches, bench_poseidon, bench_field);
+criterion_main!(benches);

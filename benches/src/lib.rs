@@ -1,0 +1,265 @@
+//! The side-by-side report: reads the baselines that criterion saved for each
+//! runtime (`<criterion home>/<benchmark>/<runtime>/{benchmark,estimates}.json`),
+//! and renders one table (time per runtime, ratio to the first runtime) as text,
+//! Markdown and JSON. No other tool is needed; criterion's own files are the input.
+
+use std::cmp::Ordering;
+use std::path::Path;
+use std::time::SystemTime;
+
+use serde_json::{json, Value};
+
+/// One benchmark's median on one runtime, with criterion's 95% interval for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Criterion's full ID, e.g. `Poseidon/permutation/reference`.
+    pub id: String,
+    /// The runtime (baseline name), e.g. `native`, `wasmtime`.
+    pub runtime: String,
+    /// Median time per iteration, ns.
+    pub median_ns: f64,
+    /// Lower bound of the median's confidence interval, ns.
+    pub low_ns: f64,
+    /// Upper bound, ns.
+    pub high_ns: f64,
+}
+
+fn num(v: &Value, path: &[&str]) -> Result<f64, String> {
+    path.iter()
+        .try_fold(v, |v, k| v.get(k))
+        .and_then(Value::as_f64)
+        .ok_or_else(|| format!("missing number {}", path.join(".")))
+}
+
+/// Reads one saved baseline from the text of its `benchmark.json` and `estimates.json`.
+pub fn read_estimate(benchmark: &str, estimates: &str, runtime: &str) -> Result<Estimate, String> {
+    let b: Value = serde_json::from_str(benchmark).map_err(|e| format!("benchmark.json: {e}"))?;
+    let e: Value = serde_json::from_str(estimates).map_err(|e| format!("estimates.json: {e}"))?;
+    let id = b
+        .get("full_id")
+        .and_then(Value::as_str)
+        .ok_or("benchmark.json: missing full_id")?;
+    Ok(Estimate {
+        id: id.to_owned(),
+        runtime: runtime.to_owned(),
+        median_ns: num(&e, &["median", "point_estimate"])?,
+        low_ns: num(&e, &["median", "confidence_interval", "lower_bound"])?,
+        high_ns: num(&e, &["median", "confidence_interval", "upper_bound"])?,
+    })
+}
+
+/// Finds every baseline named after one of `runtimes` under `dir`, skipping
+/// those written before `since` (left over from earlier, possibly filtered, runs).
+pub fn collect(
+    dir: &Path,
+    runtimes: &[String],
+    since: Option<SystemTime>,
+) -> Result<Vec<Estimate>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for entry in entries {
+            let path = entry.map_err(|e| format!("{}: {e}", d.display()))?.path();
+            if !path.is_dir() {
+                continue;
+            }
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let est = path.join("estimates.json");
+            if runtimes.iter().any(|r| r == name) && est.is_file() {
+                let fresh = since.is_none_or(|t| {
+                    est.metadata()
+                        .and_then(|m| m.modified())
+                        .is_ok_and(|m| m >= t)
+                });
+                if fresh {
+                    let read = |f: &str| {
+                        std::fs::read_to_string(path.join(f))
+                            .map_err(|e| format!("{}: {e}", path.join(f).display()))
+                    };
+                    let e = read_estimate(&read("benchmark.json")?, &read("estimates.json")?, name)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    out.push(e);
+                }
+            } else {
+                stack.push(path);
+            }
+        }
+    }
+    out.sort_by(|a, b| compare_ids(&a.id, &b.id).then_with(|| a.runtime.cmp(&b.runtime)));
+    Ok(out)
+}
+
+/// Orders IDs part by part, numbers numerically (`hash/x/2` < `hash/x/16`).
+pub fn compare_ids(a: &str, b: &str) -> Ordering {
+    let key = |s: &str| -> Vec<(u64, String)> {
+        s.split('/')
+            .map(|p| {
+                p.parse::<u64>()
+                    .map_or((u64::MAX, p.to_owned()), |n| (n, String::new()))
+            })
+            .collect()
+    };
+    key(a).cmp(&key(b))
+}
+
+/// Time with three significant digits and a unit.
+pub fn format_ns(ns: f64) -> String {
+    let (v, unit) = match ns {
+        n if n < 1e3 => (n, "ns"),
+        n if n < 1e6 => (n / 1e3, "µs"),
+        n if n < 1e9 => (n / 1e6, "ms"),
+        n => (n / 1e9, "s"),
+    };
+    let digits = if v >= 100.0 {
+        0
+    } else if v >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{v:.digits$} {unit}")
+}
+
+/// The comparison: one row per benchmark, one column per runtime, and the ratio
+/// of every other runtime to the first.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Runtimes, the first being the base of the ratios.
+    pub runtimes: Vec<String>,
+    /// (benchmark ID, median per runtime).
+    pub rows: Vec<(String, Vec<Option<f64>>)>,
+}
+
+impl Table {
+    /// Builds the table from collected estimates.
+    pub fn new(results: &[Estimate], runtimes: &[String]) -> Table {
+        let mut ids: Vec<&str> = results.iter().map(|e| e.id.as_str()).collect();
+        ids.sort_by(|a, b| compare_ids(a, b));
+        ids.dedup();
+        let rows = ids
+            .into_iter()
+            .map(|id| {
+                let cells = runtimes
+                    .iter()
+                    .map(|r| {
+                        results
+                            .iter()
+                            .find(|e| e.id == id && &e.runtime == r)
+                            .map(|e| e.median_ns)
+                    })
+                    .collect();
+                (id.to_owned(), cells)
+            })
+            .collect();
+        Table {
+            runtimes: runtimes.to_vec(),
+            rows,
+        }
+    }
+
+    /// Ratio of runtime `k` to the first runtime in a row, if both were measured.
+    pub fn ratio(cells: &[Option<f64>], k: usize) -> Option<f64> {
+        Some(cells.get(k).copied()?? / cells.first().copied()??)
+    }
+
+    fn header(&self) -> Vec<String> {
+        let base = &self.runtimes[0];
+        let mut h = vec!["benchmark".to_owned()];
+        h.extend(self.runtimes.iter().map(|r| format!("{r} (median)")));
+        h.extend(self.runtimes[1..].iter().map(|r| format!("{r}/{base}")));
+        h
+    }
+
+    fn cells(&self) -> Vec<Vec<String>> {
+        let dash = || "—".to_owned();
+        self.rows
+            .iter()
+            .map(|(id, cells)| {
+                let mut row = vec![id.clone()];
+                row.extend(cells.iter().map(|c| c.map_or_else(dash, format_ns)));
+                row.extend(
+                    (1..cells.len())
+                        .map(|k| Table::ratio(cells, k).map_or_else(dash, |r| format!("{r:.2}×"))),
+                );
+                row
+            })
+            .collect()
+    }
+
+    /// Aligned plain text, for the terminal.
+    pub fn to_text(&self) -> String {
+        let header = self.header();
+        let body = self.cells();
+        let width = |c: usize| {
+            body.iter()
+                .chain([&header])
+                .map(|r| r[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..header.len()).map(width).collect();
+        let line = |r: &[String]| {
+            let cols: Vec<String> = r
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(i, (c, w))| {
+                    let pad = w - c.chars().count();
+                    if i == 0 {
+                        format!("{c}{}", " ".repeat(pad))
+                    } else {
+                        format!("{}{c}", " ".repeat(pad))
+                    }
+                })
+                .collect();
+            cols.join("  ").trim_end().to_owned()
+        };
+        let mut out = line(&header) + "\n";
+        for r in &body {
+            out += &line(r);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A Markdown table.
+    pub fn to_markdown(&self) -> String {
+        let header = self.header();
+        let mut out = format!("| {} |\n|", header.join(" | "));
+        out += &" --- |".repeat(header.len());
+        out.push('\n');
+        for r in self.cells() {
+            out += &format!("| {} |\n", r.join(" | "));
+        }
+        out
+    }
+}
+
+/// `report.json`: the environment and every measurement, plus the ratios.
+pub fn report_json(env: &[(String, String)], results: &[Estimate], table: &Table) -> Value {
+    let env: serde_json::Map<String, Value> = env
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    let results: Vec<Value> = results
+        .iter()
+        .map(|e| {
+            json!({"id": e.id, "runtime": e.runtime, "median_ns": e.median_ns,
+                   "low_ns": e.low_ns, "high_ns": e.high_ns})
+        })
+        .collect();
+    let base = &table.runtimes[0];
+    let ratios: Vec<Value> = table
+        .rows
+        .iter()
+        .flat_map(|(id, cells)| {
+            (1..cells.len()).filter_map(move |k| {
+                Table::ratio(cells, k).map(|r| {
+                    json!({"id": id, "runtime": table.runtimes[k], "relative_to": base, "ratio": r})
+                })
+            })
+        })
+        .collect();
+    json!({"env": env, "results": results, "ratios": ratios})
+}

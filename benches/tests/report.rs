@@ -1,0 +1,173 @@
+//! The comparison report: reading criterion's files, ordering, ratios, rendering.
+
+use poseidon_benches::{compare_ids, format_ns, read_estimate, report_json, Estimate, Table};
+
+fn benchmark_json(id: &str) -> String {
+    format!(
+        r#"{{"group_id":"G","function_id":"f","value_str":null,"throughput":null,"full_id":"{id}","directory_name":"{id}","title":"{id}"}}"#
+    )
+}
+
+fn estimates_json(median: f64, low: f64, high: f64) -> String {
+    let ci = |p: f64| {
+        format!(
+            r#"{{"confidence_interval":{{"confidence_level":0.95,"lower_bound":{low},"upper_bound":{high}}},"point_estimate":{p},"standard_error":0.1}}"#
+        )
+    };
+    format!(
+        r#"{{"mean":{},"median":{},"std_dev":null}}"#,
+        ci(median + 1.0),
+        ci(median)
+    )
+}
+
+fn est(id: &str, runtime: &str, median_ns: f64) -> Estimate {
+    Estimate {
+        id: id.into(),
+        runtime: runtime.into(),
+        median_ns,
+        low_ns: median_ns,
+        high_ns: median_ns,
+    }
+}
+
+#[test]
+fn reads_the_median_and_its_interval() {
+    let e = read_estimate(
+        &benchmark_json("Field/mul/reference"),
+        &estimates_json(19.5, 19.0, 20.0),
+        "native",
+    )
+    .unwrap();
+    assert_eq!(
+        e,
+        Estimate {
+            id: "Field/mul/reference".into(),
+            runtime: "native".into(),
+            median_ns: 19.5,
+            low_ns: 19.0,
+            high_ns: 20.0
+        }
+    );
+    assert!(read_estimate("{}", &estimates_json(1.0, 1.0, 1.0), "x")
+        .unwrap_err()
+        .contains("full_id"));
+    assert!(read_estimate(&benchmark_json("a"), r#"{"mean":{}}"#, "x")
+        .unwrap_err()
+        .contains("median.point_estimate"));
+}
+
+#[test]
+fn ids_sort_numbers_numerically() {
+    let mut ids = vec![
+        "P/hash/r/128",
+        "P/hash/r/16",
+        "P/hash/r/2",
+        "F/mul/r",
+        "P/hash/q/2",
+    ];
+    ids.sort_by(|a, b| compare_ids(a, b));
+    assert_eq!(
+        ids,
+        [
+            "F/mul/r",
+            "P/hash/q/2",
+            "P/hash/r/2",
+            "P/hash/r/16",
+            "P/hash/r/128"
+        ]
+    );
+}
+
+#[test]
+fn units_keep_three_digits() {
+    assert_eq!(format_ns(19.138), "19.1 ns");
+    assert_eq!(format_ns(950.0), "950 ns");
+    assert_eq!(format_ns(26_040.0), "26.0 µs");
+    assert_eq!(format_ns(1_234_567.0), "1.23 ms");
+    assert_eq!(format_ns(2.5e9), "2.50 s");
+}
+
+#[test]
+fn table_has_ratios_and_gaps() {
+    let results = [
+        est("P/permutation/reference", "native", 26_000.0),
+        est("P/permutation/reference", "wasmtime", 91_000.0),
+        est("F/mul/reference", "wasmtime", 75.0),
+    ];
+    let runtimes = ["native".to_string(), "wasmtime".to_string()];
+    let t = Table::new(&results, &runtimes);
+    assert_eq!(t.rows.len(), 2);
+    assert_eq!(t.rows[0].0, "F/mul/reference");
+    assert_eq!(Table::ratio(&t.rows[1].1, 1), Some(3.5));
+    assert_eq!(Table::ratio(&t.rows[0].1, 1), None);
+    let text = t.to_text();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0].split_whitespace().collect::<Vec<_>>(),
+        [
+            "benchmark",
+            "native",
+            "(median)",
+            "wasmtime",
+            "(median)",
+            "wasmtime/native"
+        ]
+    );
+    assert!(lines[1].starts_with("F/mul/reference") && lines[1].contains('—'));
+    assert!(lines[2].ends_with("3.50×"), "{}", lines[2]);
+    // Columns line up: every line is as wide as the header.
+    let w = |s: &str| s.chars().count();
+    assert_eq!(w(lines[2]), w(lines[0]));
+    let md = t.to_markdown();
+    assert!(md.starts_with("| benchmark | native (median) | wasmtime (median) | wasmtime/native |\n| --- | --- | --- | --- |\n"));
+    assert!(md.contains("| P/permutation/reference | 26.0 µs | 91.0 µs | 3.50× |"));
+
+    let env = [("cpu".to_string(), "test cpu".to_string())];
+    let j = report_json(&env, &results, &t);
+    assert_eq!(j["env"]["cpu"], "test cpu");
+    assert_eq!(j["results"].as_array().unwrap().len(), 3);
+    assert_eq!(j["results"][1]["runtime"], "wasmtime");
+    assert_eq!(j["results"][1]["median_ns"], 91_000.0);
+    assert_eq!(j["ratios"][0]["ratio"], 3.5);
+    assert_eq!(j["ratios"].as_array().unwrap().len(), 1);
+}
+
+/// Reads a real directory tree; skipped under WASI, whose sandbox has no temp dir.
+#[cfg(not(target_os = "wasi"))]
+#[test]
+fn collects_fresh_baselines_from_a_tree() {
+    use std::time::{Duration, SystemTime};
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-tree");
+    let _ = std::fs::remove_dir_all(&root);
+    for (id, rt, m) in [
+        ("G/a/x", "native", 10.0),
+        ("G/a/x", "wasmtime", 30.0),
+        ("G/b/2", "native", 5.0),
+        ("G/b/2", "other", 1.0),
+    ] {
+        let d = root.join(id).join(rt);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("benchmark.json"), benchmark_json(id)).unwrap();
+        std::fs::write(d.join("estimates.json"), estimates_json(m, m, m)).unwrap();
+    }
+    let runtimes = ["native".to_string(), "wasmtime".to_string()];
+    let all = poseidon_benches::collect(&root, &runtimes, None).unwrap();
+    let got: Vec<(&str, &str)> = all
+        .iter()
+        .map(|e| (e.id.as_str(), e.runtime.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("G/a/x", "native"),
+            ("G/a/x", "wasmtime"),
+            ("G/b/2", "native")
+        ]
+    );
+    let future = SystemTime::now() + Duration::from_secs(3600);
+    assert!(poseidon_benches::collect(&root, &runtimes, Some(future))
+        .unwrap()
+        .is_empty());
+    assert!(poseidon_benches::collect(&root.join("missing"), &runtimes, None).is_err());
+}

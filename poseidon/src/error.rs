@@ -1,0 +1,58 @@
+//! The crate's one error type: every way an input can be rejected.
+
+use core::fmt;
+
+use crate::FieldId;
+
+/// Why an input was rejected. Messages say what was wrong and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// An encoding of the wrong size.
+    WrongLength {
+        /// Bytes required.
+        expected: usize,
+        /// Bytes given.
+        found: usize,
+    },
+    /// A hex string with an odd number of digits.
+    OddHexLength(usize),
+    /// A character that is not a hex digit.
+    InvalidHexDigit {
+        /// Character index in the string.
+        position: usize,
+        /// The offending character.
+        found: char,
+    },
+    /// A value that is not below the modulus.
+    NonCanonical(FieldId),
+    /// A parameter-set name other than `kimchi` or `legacy`.
+    UnknownParamSet(String),
+    /// A field name other than `fp` or `fq`.
+    UnknownField(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::WrongLength { expected, found } => write!(
+                f,
+                "wrong length: a field element is {expected} bytes ({} hex digits), got {found} bytes",
+                2 * expected
+            ),
+            Error::OddHexLength(n) => write!(f, "odd number of hex digits ({n})"),
+            Error::InvalidHexDigit { position, found } => {
+                write!(f, "invalid hex digit {found:?} at position {position}")
+            }
+            Error::NonCanonical(field) => write!(
+                f,
+                "not a canonical element of {field}: the value is not below the modulus"
+            ),
+            Error::UnknownParamSet(s) => {
+                write!(f, "unknown parameter set {s:?} (expected kimchi or legacy)")
+            }
+            Error::UnknownField(s) => write!(f, "unknown field {s:?} (expected fp or fq)"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,52 @@
+//! The Poseidon permutation, written once for every backend.
+//!
+//! Each full round applies the S-box to all three elements, multiplies by the
+//! MDS matrix, then adds that round's constants; the legacy set adds row 0 of
+//! the constants before the first round. This is the order of operations of
+//! mina-poseidon's `poseidon_block_cipher` with full rounds only.
+
+use crate::field::FieldArith;
+use crate::params::{Params, Sbox, WIDTH};
+
+/// Applies the permutation in place.
+#[inline]
+pub fn permute<E: FieldArith>(params: &Params<E>, state: &mut [E; WIDTH]) {
+    match params.set.sbox() {
+        Sbox::Pow7 => rounds::<E, 7>(params, state),
+        Sbox::Pow5 => rounds::<E, 5>(params, state),
+    }
+}
+
+#[inline(always)]
+fn rounds<E: FieldArith, const ALPHA: u32>(params: &Params<E>, state: &mut [E; WIDTH]) {
+    let mut rows = params.round_constants.iter();
+    if params.set.initial_ark() {
+        let first = rows.next().expect("legacy tables start with row 0");
+        add_row(state, first);
+    }
+    debug_assert_eq!(rows.len(), params.set.full_rounds());
+    for row in rows {
+        for x in state.iter_mut() {
+            *x = if ALPHA == 7 { x.pow7() } else { x.pow5() };
+        }
+        *state = mds(&params.mds, state);
+        add_row(state, row);
+    }
+}
+
+#[inline(always)]
+fn add_row<E: FieldArith>(state: &mut [E; WIDTH], row: &[E; WIDTH]) {
+    for (x, k) in state.iter_mut().zip(row) {
+        *x = x.add(*k);
+    }
+}
+
+/// `m · s`, each output summed as `((0 + m0·s0) + m1·s1) + m2·s2` as upstream does.
+#[inline(always)]
+fn mds<E: FieldArith>(m: &[[E; WIDTH]; WIDTH], s: &[E; WIDTH]) -> [E; WIDTH] {
+    core::array::from_fn(|i| {
+        m[i].iter()
+            .zip(s)
+            .fold(E::zero(), |acc, (mij, sj)| mij.mul(*sj).add(acc))
+    })
+}

@@ -1,0 +1,171 @@
+//! Differential tests: every backend against the reference, on seeded random
+//! inputs and edge values. A new backend joins by adding a line to `each_backend!`.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use ark_ff::{BigInt, Field};
+use common::SplitMix;
+use poseidon::backend::Reference;
+use poseidon::params::{ParamSet, Params};
+use poseidon::{Backend, FieldArith, Fp, Fq, PastaField};
+
+/// A stand-in backend that wraps ark-ff but keeps the trait's default S-box
+/// chains (x^7 = x^4·x^2·x, x^5 = x^4·x), as a fast backend would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Chain<F>(F);
+
+#[derive(Clone, Copy, Debug)]
+struct ChainBackend;
+
+fn leak_params<F: PastaField + FieldArith<Field = F>>(set: ParamSet) -> &'static Params<Chain<F>> {
+    let p = <F as FieldArith>::params(set);
+    let rows: Vec<[Chain<F>; 3]> = p.round_constants.iter().map(|r| r.map(Chain)).collect();
+    Box::leak(Box::new(Params {
+        set,
+        round_constants: Box::leak(rows.into_boxed_slice()),
+        mds: p.mds.map(|r| r.map(Chain)),
+    }))
+}
+
+macro_rules! chain_arith {
+    ($f:ty) => {
+        impl FieldArith for Chain<$f> {
+            type Field = $f;
+            fn from_field(x: $f) -> Self {
+                Chain(x)
+            }
+            fn to_field(self) -> $f {
+                self.0
+            }
+            fn zero() -> Self {
+                Chain(<$f>::from(0u64))
+            }
+            fn add(self, rhs: Self) -> Self {
+                Chain(self.0 + rhs.0)
+            }
+            fn mul(self, rhs: Self) -> Self {
+                Chain(self.0 * rhs.0)
+            }
+            fn square(self) -> Self {
+                Chain(Field::square(&self.0))
+            }
+            fn params(set: ParamSet) -> &'static Params<Self> {
+                static CELLS: [OnceLock<&'static Params<Chain<$f>>>; 2] =
+                    [OnceLock::new(), OnceLock::new()];
+                let i = set as usize;
+                CELLS[i].get_or_init(|| leak_params::<$f>(set))
+            }
+        }
+    };
+}
+chain_arith!(Fp);
+chain_arith!(Fq);
+
+impl Backend for ChainBackend {
+    const NAME: &'static str = "chain";
+    type Fp = Chain<Fp>;
+    type Fq = Chain<Fq>;
+}
+
+/// Random permutations per field and set; more natively than under wasmtime.
+const RANDOM_CASES: usize = if cfg!(target_arch = "wasm32") {
+    100
+} else {
+    1000
+};
+
+/// Values at the edges: 0, 1, 2, p−1, p−2, (p−1)/2, 2^64, 2^128−1, 2^253.
+fn edge_values<F: PastaField<BigInt = BigInt<4>>>() -> Vec<F> {
+    let two = F::from(2u64);
+    vec![
+        F::from(0u64),
+        F::from(1u64),
+        two,
+        -F::from(1u64),
+        -two,
+        -F::from(1u64) * two.inverse().unwrap(),
+        F::from(u64::MAX) + F::from(1u64),
+        F::from(u128::MAX),
+        two.pow([253]),
+    ]
+}
+
+fn agrees_with_reference<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
+    let mut rng = SplitMix(seed);
+    let edges = edge_values::<F>();
+    let mut states: Vec<[F; 3]> = Vec::new();
+    for a in &edges {
+        for b in &edges {
+            states.push([*a, *b, edges[(states.len() * 7) % edges.len()]]);
+        }
+    }
+    states.extend((0..RANDOM_CASES).map(|_| core::array::from_fn(|_| rng.element())));
+    for set in ParamSet::ALL {
+        for s in &states {
+            let (mut want, mut got) = (*s, *s);
+            poseidon::permute_with::<F, Reference>(set, &mut want);
+            poseidon::permute_with::<F, B>(set, &mut got);
+            assert_eq!(got, want, "{} {set} permutation of {s:?}", B::NAME);
+        }
+        let xs: Vec<F> = (0..5).map(|_| rng.element()).collect();
+        assert_eq!(
+            poseidon::hash_with::<F, B>(set, &xs),
+            poseidon::hash_with::<F, Reference>(set, &xs)
+        );
+    }
+    // A long chain: errors that survive one permutation compound.
+    let mut want = [F::from(0u64); 3];
+    let mut got = want;
+    for _ in 0..200 {
+        poseidon::permute_with::<F, Reference>(ParamSet::Kimchi, &mut want);
+        poseidon::permute_with::<F, B>(ParamSet::Kimchi, &mut got);
+    }
+    assert_eq!(got, want);
+}
+
+fn arithmetic_agrees<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64)
+where
+    F::Repr<B>: FieldArith<Field = F>,
+{
+    let mut rng = SplitMix(seed);
+    let mut xs = edge_values::<F>();
+    xs.extend((0..RANDOM_CASES).map(|_| rng.element::<F>()));
+    let r = |x: F| <F::Repr<B>>::from_field(x);
+    for (i, &x) in xs.iter().enumerate() {
+        let y = xs[(i * 31 + 7) % xs.len()];
+        assert_eq!(r(x).to_field(), x);
+        assert_eq!(r(x).add(r(y)).to_field(), x + y);
+        assert_eq!(r(x).mul(r(y)).to_field(), x * y);
+        assert_eq!(r(x).square().to_field(), x * x);
+        assert_eq!(r(x).pow5().to_field(), x.pow([5]));
+        assert_eq!(r(x).pow7().to_field(), x.pow([7]));
+    }
+}
+
+macro_rules! each_backend {
+    ($($name:ident => $backend:ty),* $(,)?) => {
+        $(mod $name {
+            use super::*;
+            #[test]
+            fn permutation_fp() { agrees_with_reference::<Fp, $backend>(100); }
+            #[test]
+            fn permutation_fq() { agrees_with_reference::<Fq, $backend>(101); }
+            #[test]
+            fn arithmetic_fp() { arithmetic_agrees::<Fp, $backend>(102); }
+            #[test]
+            fn arithmetic_fq() { arithmetic_agrees::<Fq, $backend>(103); }
+        })*
+    };
+}
+
+each_backend! {
+    reference => Reference,
+    default_chains => ChainBackend,
+}
+
+#[test]
+fn default_backend_is_reference() {
+    assert_eq!(<poseidon::DefaultBackend as Backend>::NAME, "reference");
+}

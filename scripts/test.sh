@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Runs every check on both targets: formatting, clippy (host and wasm32-wasip1),
+# the tests natively and under wasmtime, the bench binary as a smoke test on both,
+# and `poseidon check` on the vector files with the native and the wasm tool.
+# Ends with one summary line: `tests: N passed, M failed`.
+#
+# usage: scripts/test.sh        (logs in target/test-logs/)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+case "${1:-}" in -h | --help)
+    sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    exit 0 ;;
+esac
+
+ensure_rust
+ensure_wasmtime
+
+logs=$ROOT/target/test-logs
+rm -rf "$logs" && mkdir -p "$logs"
+passed=0 failed=0 n=0
+failed_steps=()
+
+# step NAME CMD...: runs CMD, shows and logs its output, counts what it reports.
+step() {
+    local name=$1 log rc p f
+    shift
+    n=$((n + 1))
+    log=$(printf '%s/%02d-%s.log' "$logs" "$n" "${name// /-}")
+    say "[$n] $name"
+    "$@" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    # libtest: "test result: ok. 12 passed; 0 failed; …"; criterion's test mode: "Success";
+    # our checks: "N passed, M failed".
+    p=$(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed.*/\1/p; s/^\([0-9]*\) passed, [0-9]* failed$/\1/p' "$log" |
+        awk '{s+=$1} END {print s+0}')
+    p=$((p + $(grep -cx 'Success' "$log")))
+    f=$(sed -n 's/^test result: .* \([0-9]*\) failed;.*/\1/p; s/^[0-9]* passed, \([0-9]*\) failed$/\1/p' "$log" |
+        awk '{s+=$1} END {print s+0}')
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    passed=$((passed + p))
+    failed=$((failed + f))
+    if [ "$rc" -ne 0 ]; then failed_steps+=("$name (exit $rc, log $log)"); fi
+}
+
+native_tool=$ROOT/target/release/poseidon
+wasm_tool=$ROOT/target/$WASM_TARGET/release/poseidon.wasm
+native() { "$native_tool" "$@"; }
+wasm() { wasmtime run --dir=. "$wasm_tool" "$@"; }
+
+vector_files=(poseidon/tests/data/kimchi.json poseidon/tests/data/legacy.json)
+shared=$ROOT/../shared/vectors
+
+# expect RUNTIME STATUS TEXT ARGS...: the tool exits with STATUS and says TEXT.
+expect() {
+    local rt=$1 want=$2 text=$3 out rc
+    shift 3
+    out=$("$rt" "$@" 2>&1)
+    rc=$?
+    if [ "$rc" -eq "$want" ] && grep -qF -- "$text" <<<"$out"; then
+        echo "ok    $rt poseidon $* -> exit $rc: $(head -n1 <<<"$out")"
+        return 0
+    fi
+    echo "FAIL  $rt poseidon $*: exit $rc (want $want), output lacks \"$text\":"
+    echo "$out"
+    return 1
+}
+
+# The tool on one runtime: vectors, bad input, and the permutation files that the
+# native tool wrote (so the wasm tool re-checks native results).
+tool_checks() {
+    local rt=$1 ok=0 bad=0 p=01000000ed302d991bf94c09fc98462200000000000000000000000000000040
+    local x=f2eee8d8f6e5fb182c610cae6c5393fce69dc4d900e7b4923b074e54ad00fb36
+    local files=("${vector_files[@]}" target/test-logs/kimchi-permutation.json target/test-logs/kimchi-fq-permutation.json)
+    local extra=()
+    [ "$rt" = wasm ] && [ -d "$shared" ] && extra=(--dir="$shared::shared-vectors")
+    if [ "$rt" = wasm ]; then
+        [ -d "$shared" ] && files+=(shared-vectors/kimchi.json shared-vectors/legacy.json)
+        wasmtime run --dir=. "${extra[@]}" "$wasm_tool" check "${files[@]}" || bad=1
+    else
+        [ -d "$shared" ] && files+=("$shared/kimchi.json" "$shared/legacy.json")
+        native check "${files[@]}" || bad=1
+    fi
+    for c in \
+        "2|not a canonical element of fp|hash $p" \
+        "2|odd number of hex digits|hash abc" \
+        "2|invalid hex digit|hash --field fq zz" \
+        "2|unknown parameter set \"sha\"|hash --params sha" \
+        "2|exactly 3 elements|permute $x" \
+        "2|unknown command|frobnicate" \
+        "1|cannot read|check no-such-file.json" \
+        "1|malformed vector 1|check poseidon/tests/data/bad/non-canonical.json" \
+        "1|1 of 2 vectors failed|check poseidon/tests/data/bad/wrong-output.json"; do
+        IFS='|' read -r status text args <<<"$c"
+        # shellcheck disable=SC2086 # args are words by design
+        if expect "$rt" "$status" "$text" $args; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+    done
+    echo "$ok passed, $bad failed"
+    [ "$bad" -eq 0 ]
+}
+
+# Permutation vector files from the native tool, for both fields.
+write_permutation_files() {
+    local field name in out
+    for field in fp fq; do
+        name=kimchi-permutation
+        [ "$field" = fq ] && name=kimchi-fq-permutation
+        in=("$(native hash --field $field)" "$(native hash --field $field --params legacy)" "$(native hash --field $field 00$(printf '%062d' 0))")
+        mapfile -t out < <(native permute --field $field "${in[@]}") || return 1
+        printf '{"name": "%s", "test_vectors": [{"input": ["%s", "%s", "%s"], "output": ["%s", "%s", "%s"]}]}\n' \
+            "$name" "${in[@]}" "${out[@]}" >"target/test-logs/$name.json"
+    done
+    echo "wrote target/test-logs/kimchi-permutation.json and kimchi-fq-permutation.json"
+}
+
+step "fmt" cargo fmt --all -- --check
+step "clippy host" cargo clippy --workspace --all-targets -- -D warnings
+step "clippy $WASM_TARGET" cargo clippy --workspace --all-targets --target "$WASM_TARGET" -- -D warnings
+step "tests host" cargo test --workspace --all-targets
+step "doctests host" cargo test --workspace --doc
+step "tests $WASM_TARGET (wasmtime)" cargo test --workspace --all-targets --target "$WASM_TARGET"
+step "doctests $WASM_TARGET (wasmtime)" cargo test --workspace --doc --target "$WASM_TARGET"
+step "build tool host" cargo build --release -p poseidon --bin poseidon
+step "build tool $WASM_TARGET" cargo build --release -p poseidon --bin poseidon --target "$WASM_TARGET"
+step "permutation files (native tool)" write_permutation_files
+step "poseidon check host" tool_checks native
+step "poseidon check $WASM_TARGET (wasmtime)" tool_checks wasm
+
+echo
+if [ ${#failed_steps[@]} -gt 0 ]; then
+    say "failed steps:"
+    printf '  %s\n' "${failed_steps[@]}"
+else
+    say "all $n steps passed (logs in target/test-logs)"
+fi
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ ${#failed_steps[@]} -eq 0 ]
