@@ -36,8 +36,7 @@ start=$(date +%s)
 say "native: $native_bin --bench --save-baseline native $*"
 CRITERION_HOME=$results "$native_bin" --bench --save-baseline native "$@"
 say "wasmtime: $(wasmtime --version): $(basename "$wasm_bin") --bench --save-baseline wasmtime $*"
-wasmtime run --dir="$results::/criterion" --env CRITERION_HOME=/criterion \
-    "$wasm_bin" --bench --save-baseline wasmtime "$@"
+CRITERION_HOME=$results "$ROOT/scripts/wasm-runner.sh" "$wasm_bin" --bench --save-baseline wasmtime "$@"
 
 say "comparison (median per iteration; ratio = wasmtime / native)"
 "$ROOT/target/release/bench-report" --criterion "$results" --out "$report_dir" --since "$start" \
