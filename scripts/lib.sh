@@ -1,8 +1,10 @@
+# shellcheck shell=bash
 # Shared helpers for the project's scripts. Source it; do not run it.
-# Every script runs from the repository root and writes only under target/
-# (and, for bench results, $CRITERION_HOME when set).
+# The scripts run from any directory and write only under target/ (bench results:
+# $CRITERION_HOME when set). The Nix apps run the same scripts from the store.
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$SCRIPTS/.." && pwd)
 WASM_TARGET=wasm32-wasip1
 WASMTIME_VERSION=48.0.8
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -35,7 +37,7 @@ ensure_rust() {
 # wasmtime from PATH; installed from crates.io only when missing (20+ minutes on 2 cores).
 ensure_wasmtime() {
     if ! command -v wasmtime >/dev/null 2>&1; then
-        if [ "${POSEIDON_NO_INSTALL:-}" = 1 ]; then
+        if [ "${POSEIDON_NO_INSTALL:-}" = 1 ] || ! command -v cargo >/dev/null 2>&1; then
             die "wasmtime not found on PATH. Install it: cargo install --locked wasmtime-cli@$WASMTIME_VERSION"
         fi
         say "wasmtime not found: installing wasmtime-cli $WASMTIME_VERSION from crates.io (20+ minutes on 2 cores)"
@@ -45,8 +47,8 @@ ensure_wasmtime() {
     local v
     v=$(wasmtime --version)
     case "$v" in
-        "wasmtime $WASMTIME_VERSION"* | "wasmtime 4"[6-9].*) ;;
-        *) say "warning: $v; the project is tested with wasmtime $WASMTIME_VERSION" ;;
+        "wasmtime 4"[6-9].* | "wasmtime "[5-9][0-9].*) ;;
+        *) say "warning: $v; the project is tested with wasmtime $WASMTIME_VERSION (46+ takes arguments after the module)" ;;
     esac
 }
 
@@ -55,18 +57,18 @@ bench_binary() {
     local exe
     exe=$(cargo bench --no-run --message-format=json -p poseidon-benches --bench poseidon "$@" |
         grep '"kind":\["bench"\]' | grep -o '"executable":"[^"]*"' | tail -n 1 | cut -d'"' -f4) || true
-    [ -n "$exe" ] && [ -f "$exe" ] || die "could not find the built bench binary (cargo bench --no-run $*)"
-    printf '%s\n' "$exe"
+    [ -n "$exe" ] && [ -f "$exe" ] && { printf '%s\n' "$exe"; return; }
+    die "could not find the built bench binary (cargo bench --no-run $*)"
 }
 
 cpu_model() {
+    local m=""
     if [ -r /proc/cpuinfo ]; then
-        grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'
+        m=$(grep -m1 -E '^(model name|Model|Hardware)' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
     elif command -v sysctl >/dev/null 2>&1; then
-        sysctl -n machdep.cpu.brand_string 2>/dev/null || uname -m
-    else
-        uname -m
+        m=$(sysctl -n machdep.cpu.brand_string 2>/dev/null)
     fi
+    echo "${m:-$(uname -m)}"
 }
 
 git_commit() {
@@ -74,4 +76,21 @@ git_commit() {
     c=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null) || { echo unknown; return; }
     git -C "$ROOT" diff --quiet HEAD 2>/dev/null || c="$c-dirty"
     echo "$c"
+}
+
+# Nix for the offline flake checks: Debian's nix-bin when nix is missing and apt
+# can install it (as root, as in CI); returns non-zero if there is still no nix.
+ensure_nix() {
+    command -v nix >/dev/null 2>&1 && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "nix not found: installing Debian's nix-bin (apt-get install -y nix-bin)"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q nix-bin >/dev/null 2>&1 ||
+            { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nix-bin >/dev/null 2>&1; }
+    fi
+    command -v nix >/dev/null 2>&1
+}
+
+# Settings that let Nix 2.8 check a flake offline (no substituters, no registry).
+export_offline_nix_config() {
+    export NIX_CONFIG=$'experimental-features = nix-command flakes\nsubstituters =\nflake-registry = /dev/null'
 }

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs every check on both targets: formatting, clippy (host and wasm32-wasip1),
 # the tests natively and under wasmtime, the bench binary as a smoke test on both,
-# and `poseidon check` on the vector files with the native and the wasm tool.
+# `poseidon check` on the vector files with the native and the wasm tool, and the
+# offline flake checks (Debian's nix-bin is installed when nix is missing).
 # Ends with one summary line: `tests: N passed, M failed`.
 #
 # usage: scripts/test.sh        (logs in target/test-logs/)
 set -uo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-cd "$ROOT"
+cd "$ROOT" || exit 1
 
 case "${1:-}" in -h | --help)
     sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -102,11 +104,12 @@ tool_checks() {
 
 # Permutation vector files from the native tool, for both fields.
 write_permutation_files() {
-    local field name in out
+    local field name in out zero
+    zero=$(printf '0%.0s' {1..64})
     for field in fp fq; do
         name=kimchi-permutation
         [ "$field" = fq ] && name=kimchi-fq-permutation
-        in=("$(native hash --field $field)" "$(native hash --field $field --params legacy)" "$(native hash --field $field 00$(printf '%062d' 0))")
+        in=("$(native hash --field $field)" "$(native hash --field $field --params legacy)" "$(native hash --field $field "$zero")")
         mapfile -t out < <(native permute --field $field "${in[@]}") || return 1
         printf '{"name": "%s", "test_vectors": [{"input": ["%s", "%s", "%s"], "output": ["%s", "%s", "%s"]}]}\n' \
             "$name" "${in[@]}" "${out[@]}" >"target/test-logs/$name.json"
@@ -114,7 +117,23 @@ write_permutation_files() {
     echo "wrote target/test-logs/kimchi-permutation.json and kimchi-fq-permutation.json"
 }
 
+# The flake, offline: syntax of every .nix file, and flake.lock complete and
+# consistent with flake.nix (the full `nix flake check` runs in the GitHub workflow).
+nix_parse() {
+    local f bad=0
+    for f in flake.nix nix/*.nix; do
+        if nix-instantiate --parse "$f" >/dev/null; then echo "ok    $f"; else echo "FAIL  $f"; bad=1; fi
+    done
+    return $bad
+}
+nix_lock() {
+    nix flake metadata --no-update-lock-file "path:$ROOT"
+}
+
 step "fmt" cargo fmt --all -- --check
+if command -v shellcheck >/dev/null 2>&1; then
+    step "shellcheck" shellcheck -x scripts/*.sh .ci/run
+fi
 step "clippy host" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy $WASM_TARGET" cargo clippy --workspace --all-targets --target "$WASM_TARGET" -- -D warnings
 step "tests host" cargo test --workspace --all-targets
@@ -126,6 +145,20 @@ step "build tool $WASM_TARGET" cargo build --release -p poseidon --bin poseidon 
 step "permutation files (native tool)" write_permutation_files
 step "poseidon check host" tool_checks native
 step "poseidon check $WASM_TARGET (wasmtime)" tool_checks wasm
+if ensure_nix; then
+    export_offline_nix_config
+    step "nix: parse every .nix file" nix_parse
+    step "nix: flake.lock matches flake.nix" nix_lock
+    if command -v deadnix >/dev/null 2>&1; then
+        step "nix: deadnix" deadnix --fail flake.nix nix
+    else
+        say "deadnix not on PATH: skipping the unused-binding lint (make setup installs it)"
+    fi
+elif [ "${CI:-}" = true ]; then
+    step "nix: install nix-bin" false
+else
+    say "nix not found and not installable here: skipping the offline flake checks (install nix-bin or Nix)"
+fi
 
 echo
 if [ ${#failed_steps[@]} -gt 0 ]; then

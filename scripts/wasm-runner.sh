@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# cargo's runner for wasm32-wasip1 (see .cargo/config.toml): runs a module under
-# wasmtime with the working directory visible to it, and criterion's results
-# directory ($CRITERION_HOME, default target/criterion) mapped in, so that
-# `cargo bench --target wasm32-wasip1` saves where the native run does.
+# cargo's runner for wasm32-wasip1 (see .cargo/config.toml), also used by bench.sh:
+# runs a module under wasmtime with the working directory visible to it, and
+# criterion's results directory ($CRITERION_HOME, default target/criterion of the
+# repository) mapped in, so `cargo bench --target wasm32-wasip1` saves where the
+# native run does.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 command -v wasmtime >/dev/null 2>&1 || {

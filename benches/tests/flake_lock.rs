@@ -1,0 +1,120 @@
+//! flake.lock pins exactly the agreed revisions (shared/nix-pins.md), and agrees with
+//! the inputs flake.nix declares. Nix 2.8 checks the lock's completeness offline;
+//! this checks its content, including what that Nix does not (the `follows`).
+
+use serde_json::{json, Value};
+
+const LOCK: &str = include_str!("../../flake.lock");
+const FLAKE: &str = include_str!("../../flake.nix");
+
+/// (input, owner, repo, ref, rev, lastModified, narHash), from shared/nix-pins.md.
+const PINS: [(&str, &str, &str, Option<&str>, &str, u64, &str); 3] = [
+    (
+        "nixpkgs",
+        "NixOS",
+        "nixpkgs",
+        Some("nixpkgs-unstable"),
+        "104240a772428cc2e20d8fd86c9ddbb886bbaff2",
+        1785747939,
+        "sha256-D740uKsMbgsfK2oaDenJLLPIZfq7W0/g4KN/Fls8eKs=",
+    ),
+    (
+        "crane",
+        "ipetkov",
+        "crane",
+        None,
+        "2c71e194474d13de031d729b729c968ddbe3507f",
+        1785782307,
+        "sha256-MPaRdVkf6zZP5fCPxYCi8Dr4pZzgmXzg8T9nVEbp3Mw=",
+    ),
+    (
+        "rust-overlay",
+        "oxalica",
+        "rust-overlay",
+        None,
+        "fd2ebb9cc4323d0c5a1336138dab5c3c5a5d8bd9",
+        1787367552,
+        "sha256-YT4Fs2k7bi+7YzuLt93EtIRgjpwHK5ZfsQEIh5dEQSk=",
+    ),
+];
+
+fn lock() -> Value {
+    serde_json::from_str(LOCK).expect("flake.lock is JSON")
+}
+
+#[test]
+fn lock_pins_the_agreed_revisions() {
+    let lock = lock();
+    assert_eq!(lock["version"], 7);
+    assert_eq!(lock["root"], "root");
+    let nodes = lock["nodes"].as_object().unwrap();
+    assert_eq!(nodes.len(), 4, "root and three inputs, nothing else");
+    assert_eq!(
+        lock["nodes"]["root"]["inputs"],
+        json!({"crane": "crane", "nixpkgs": "nixpkgs", "rust-overlay": "rust-overlay"})
+    );
+    for (name, owner, repo, reference, rev, modified, nar) in PINS {
+        let node = &lock["nodes"][name];
+        assert_eq!(
+            node["locked"],
+            json!({"type": "github", "owner": owner, "repo": repo, "rev": rev,
+                   "lastModified": modified, "narHash": nar}),
+            "{name}"
+        );
+        let mut original = json!({"type": "github", "owner": owner, "repo": repo});
+        if let Some(r) = reference {
+            original["ref"] = json!(r);
+        }
+        assert_eq!(
+            node["original"], original,
+            "{name}: original keeps the url without rev"
+        );
+        let url = match reference {
+            Some(r) => format!("github:{owner}/{repo}/{r}"),
+            None => format!("github:{owner}/{repo}"),
+        };
+        assert!(
+            FLAKE.contains(&format!("url = \"{url}\"")),
+            "flake.nix declares {url}"
+        );
+    }
+    // rust-overlay follows our nixpkgs; crane and nixpkgs have no inputs.
+    assert_eq!(
+        lock["nodes"]["rust-overlay"]["inputs"],
+        json!({"nixpkgs": ["nixpkgs"]})
+    );
+    assert!(FLAKE.contains("inputs.nixpkgs.follows = \"nixpkgs\""));
+    assert!(lock["nodes"]["crane"].get("inputs").is_none());
+    assert!(lock["nodes"]["nixpkgs"].get("inputs").is_none());
+}
+
+/// Cross-checks against the shared pins file where it is present (next to the repository).
+#[cfg(not(target_os = "wasi"))]
+#[test]
+fn lock_matches_shared_nix_pins() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/nix-pins.md");
+    let Ok(pins) = std::fs::read_to_string(path) else {
+        eprintln!("{path} not present: skipped");
+        return;
+    };
+    let lock = lock();
+    for (name, ..) in PINS {
+        let locked = &lock["nodes"][name]["locked"];
+        let row = pins
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("nix-pins.md has a row for {name}"));
+        for key in ["rev", "narHash"] {
+            let v = locked[key].as_str().unwrap();
+            assert!(
+                row.contains(&format!("`{v}`")),
+                "{name} {key} {v} not in: {row}"
+            );
+        }
+        let modified = locked["lastModified"].as_u64().unwrap().to_string();
+        assert!(
+            row.contains(&format!("| {modified} |")),
+            "{name} lastModified"
+        );
+    }
+}

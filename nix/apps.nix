@@ -1,0 +1,24 @@
+# `nix run .#bench-native`, `.#bench-wasm`, `.#bench`: the prebuilt bench binaries run
+# by the same scripts/bench.sh as `make bench`. Extra arguments go to criterion;
+# results go to ./target/criterion (or $CRITERION_HOME), the table to ./target/bench-report.
+{
+  lib,
+  writeShellApplication,
+  packages,
+}: let
+  app = name: runtimes: description: {
+    type = "app";
+    program = lib.getExe (writeShellApplication {
+      inherit name;
+      runtimeInputs = packages.benchInputs;
+      runtimeEnv = packages.benchEnv // {BENCH_RUNTIMES = runtimes;};
+      text = ''exec bash ${packages.scripts}/bench.sh "$@"'';
+    });
+    meta = {inherit description;};
+  };
+in rec {
+  bench-native = app "bench-native" "native" "Run the Criterion benchmark natively (baseline `native`)";
+  bench-wasm = app "bench-wasm" "wasmtime" "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime (baseline `wasmtime`)";
+  bench = app "bench" "native wasmtime" "Run the benchmark natively and under wasmtime, then print the comparison and write report.json";
+  default = bench;
+}
