@@ -7,35 +7,45 @@ use serde_json::{json, Value};
 const LOCK: &str = include_str!("../../flake.lock");
 const FLAKE: &str = include_str!("../../flake.nix");
 
-/// (input, owner, repo, ref, rev, lastModified, narHash), from shared/nix-pins.md.
-const PINS: [(&str, &str, &str, Option<&str>, &str, u64, &str); 3] = [
-    (
-        "nixpkgs",
-        "NixOS",
-        "nixpkgs",
-        Some("nixpkgs-unstable"),
-        "104240a772428cc2e20d8fd86c9ddbb886bbaff2",
-        1785747939,
-        "sha256-D740uKsMbgsfK2oaDenJLLPIZfq7W0/g4KN/Fls8eKs=",
-    ),
-    (
-        "crane",
-        "ipetkov",
-        "crane",
-        None,
-        "2c71e194474d13de031d729b729c968ddbe3507f",
-        1785782307,
-        "sha256-MPaRdVkf6zZP5fCPxYCi8Dr4pZzgmXzg8T9nVEbp3Mw=",
-    ),
-    (
-        "rust-overlay",
-        "oxalica",
-        "rust-overlay",
-        None,
-        "fd2ebb9cc4323d0c5a1336138dab5c3c5a5d8bd9",
-        1787367552,
-        "sha256-YT4Fs2k7bi+7YzuLt93EtIRgjpwHK5ZfsQEIh5dEQSk=",
-    ),
+/// One flake input as pinned in shared/nix-pins.md.
+struct Pin {
+    name: &'static str,
+    owner: &'static str,
+    repo: &'static str,
+    reference: Option<&'static str>,
+    rev: &'static str,
+    last_modified: u64,
+    nar_hash: &'static str,
+}
+
+const PINS: [Pin; 3] = [
+    Pin {
+        name: "nixpkgs",
+        owner: "NixOS",
+        repo: "nixpkgs",
+        reference: Some("nixpkgs-unstable"),
+        rev: "104240a772428cc2e20d8fd86c9ddbb886bbaff2",
+        last_modified: 1785747939,
+        nar_hash: "sha256-D740uKsMbgsfK2oaDenJLLPIZfq7W0/g4KN/Fls8eKs=",
+    },
+    Pin {
+        name: "crane",
+        owner: "ipetkov",
+        repo: "crane",
+        reference: None,
+        rev: "2c71e194474d13de031d729b729c968ddbe3507f",
+        last_modified: 1785782307,
+        nar_hash: "sha256-MPaRdVkf6zZP5fCPxYCi8Dr4pZzgmXzg8T9nVEbp3Mw=",
+    },
+    Pin {
+        name: "rust-overlay",
+        owner: "oxalica",
+        repo: "rust-overlay",
+        reference: None,
+        rev: "fd2ebb9cc4323d0c5a1336138dab5c3c5a5d8bd9",
+        last_modified: 1787367552,
+        nar_hash: "sha256-YT4Fs2k7bi+7YzuLt93EtIRgjpwHK5ZfsQEIh5dEQSk=",
+    },
 ];
 
 fn lock() -> Value {
@@ -53,12 +63,21 @@ fn lock_pins_the_agreed_revisions() {
         lock["nodes"]["root"]["inputs"],
         json!({"crane": "crane", "nixpkgs": "nixpkgs", "rust-overlay": "rust-overlay"})
     );
-    for (name, owner, repo, reference, rev, modified, nar) in PINS {
+    for Pin {
+        name,
+        owner,
+        repo,
+        reference,
+        rev,
+        last_modified,
+        nar_hash,
+    } in PINS
+    {
         let node = &lock["nodes"][name];
         assert_eq!(
             node["locked"],
             json!({"type": "github", "owner": owner, "repo": repo, "rev": rev,
-                   "lastModified": modified, "narHash": nar}),
+                   "lastModified": last_modified, "narHash": nar_hash}),
             "{name}"
         );
         let mut original = json!({"type": "github", "owner": owner, "repo": repo});
@@ -98,7 +117,7 @@ fn lock_matches_shared_nix_pins() {
         return;
     };
     let lock = lock();
-    for (name, ..) in PINS {
+    for Pin { name, .. } in PINS {
         let locked = &lock["nodes"][name]["locked"];
         let row = pins
             .lines()
