@@ -16,12 +16,15 @@
   gawk,
 }: let
   root = ../.;
-  # Cargo sources plus the JSON test vectors (include_str! in the tests).
+  # Cargo sources plus what the tests include_str!: the JSON test vectors, and the
+  # flake files whose pins a test checks.
   src = lib.fileset.toSource {
     inherit root;
     fileset = lib.fileset.unions [
       (craneLib.fileset.commonCargoSources root)
       (lib.fileset.fileFilter (file: file.hasExt "json") ../poseidon/tests/data)
+      ../flake.nix
+      ../flake.lock
     ];
   };
   # The shell scripts that the apps and the README's commands share.
