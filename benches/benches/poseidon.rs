@@ -17,7 +17,7 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
-use poseidon::backend::Reference;
+use poseidon::backend::{Reference, U29};
 use poseidon::params::ParamSet;
 use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
 
@@ -25,6 +25,7 @@ use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
 macro_rules! for_each_backend {
     ($f:ident($($arg:expr),*)) => {
         $f::<Reference>($($arg),*);
+        $f::<U29>($($arg),*);
     };
 }
 

@@ -34,7 +34,7 @@ fn table<F: PastaField<BigInt = BigInt<4>>>(set: ParamSet) -> String {
         field = F::ID
     );
     out += &format!(
-        "/// The MDS matrix (attempt {}), row-major.\n#[rustfmt::skip]\npub(super) const MDS: [[{ty}; 3]; 3] = [\n",
+        "/// The MDS matrix (attempt {}), row-major.\n#[rustfmt::skip]\npub(crate) const MDS: [[{ty}; 3]; 3] = [\n",
         mds.attempt
     );
     for r in &mds.matrix {
@@ -42,7 +42,7 @@ fn table<F: PastaField<BigInt = BigInt<4>>>(set: ParamSet) -> String {
         out.push('\n');
     }
     out += &format!(
-        "];\n\n/// Round constants, rows 0..{rows}.\n#[rustfmt::skip]\npub(super) const ROUND_CONSTANTS: [[{ty}; 3]; {rows}] = [\n"
+        "];\n\n/// Round constants, rows 0..{rows}.\n#[rustfmt::skip]\npub(crate) const ROUND_CONSTANTS: [[{ty}; 3]; {rows}] = [\n"
     );
     for r in &rc {
         out += &row(r);

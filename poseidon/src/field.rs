@@ -9,7 +9,7 @@ use core::fmt::Debug;
 
 use ark_ff::PrimeField;
 
-use crate::params::{ParamSet, Params};
+use crate::params::{ParamSet, Params, WIDTH};
 use crate::{Fp, Fq};
 
 /// Field arithmetic in one backend's representation of a Pasta field.
@@ -29,6 +29,9 @@ pub trait FieldArith: Copy + Debug + Send + Sync + 'static {
     /// `self + rhs`.
     #[must_use]
     fn add(self, rhs: Self) -> Self;
+    /// `self - rhs`.
+    #[must_use]
+    fn sub(self, rhs: Self) -> Self;
     /// `self * rhs`.
     #[must_use]
     fn mul(self, rhs: Self) -> Self;
@@ -50,6 +53,20 @@ pub trait FieldArith: Copy + Debug + Send + Sync + 'static {
         let x2 = self.square();
         let x4 = x2.square();
         x4.mul(x2).mul(self)
+    }
+
+    /// One round's linear layer, `m · s + k`: the MDS product then the round
+    /// constants. The default sums each row as `((0 + m0·s0) + m1·s1) + m2·s2`, as
+    /// upstream does; a backend may fuse it (one reduction per output).
+    #[must_use]
+    #[inline(always)]
+    fn mix(m: &[[Self; WIDTH]; WIDTH], s: &[Self; WIDTH], k: &[Self; WIDTH]) -> [Self; WIDTH] {
+        core::array::from_fn(|i| {
+            m[i].iter()
+                .zip(s)
+                .fold(Self::zero(), |acc, (mij, sj)| mij.mul(*sj).add(acc))
+                .add(k[i])
+        })
     }
 
     /// The constants of a parameter set in this representation.

@@ -34,8 +34,20 @@ pub use fields::{Fp, FpMontConfig, Fq, FqMontConfig};
 pub use params::{ParamSet, WIDTH};
 pub use sponge::{Sponge, SpongeMode};
 
-/// The backend the public API uses unless told otherwise.
+/// The backend the public API uses unless told otherwise: `u29` on wasm32,
+/// `reference` elsewhere; `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
+#[cfg(poseidon_backend = "u29")]
+pub type DefaultBackend = backend::U29;
+/// The backend the public API uses unless told otherwise: `u29` on wasm32,
+/// `reference` elsewhere; `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
+#[cfg(not(poseidon_backend = "u29"))]
 pub type DefaultBackend = backend::Reference;
+
+/// Name of [`DefaultBackend`] and why it was chosen (`target` or `override`).
+pub const DEFAULT_BACKEND: (&str, &str) = (
+    env!("POSEIDON_DEFAULT_BACKEND"),
+    env!("POSEIDON_DEFAULT_BACKEND_REASON"),
+);
 
 /// Absorbs `inputs` into a fresh sponge and squeezes one element.
 /// The empty input permutes once.

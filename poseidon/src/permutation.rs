@@ -29,8 +29,7 @@ fn rounds<E: FieldArith, const ALPHA: u32>(params: &Params<E>, state: &mut [E; W
         for x in state.iter_mut() {
             *x = if ALPHA == 7 { x.pow7() } else { x.pow5() };
         }
-        *state = mds(&params.mds, state);
-        add_row(state, row);
+        *state = E::mix(&params.mds, state, row);
     }
 }
 
@@ -39,14 +38,4 @@ fn add_row<E: FieldArith>(state: &mut [E; WIDTH], row: &[E; WIDTH]) {
     for (x, k) in state.iter_mut().zip(row) {
         *x = x.add(*k);
     }
-}
-
-/// `m · s`, each output summed as `((0 + m0·s0) + m1·s1) + m2·s2` as upstream does.
-#[inline(always)]
-fn mds<E: FieldArith>(m: &[[E; WIDTH]; WIDTH], s: &[E; WIDTH]) -> [E; WIDTH] {
-    core::array::from_fn(|i| {
-        m[i].iter()
-            .zip(s)
-            .fold(E::zero(), |acc, (mij, sj)| mij.mul(*sj).add(acc))
-    })
 }

@@ -2,12 +2,15 @@
 //!
 //! | backend | representation | selected by default |
 //! | --- | --- | --- |
-//! | [`reference`] | ark-ff 0.5 Montgomery, 4×64-bit limbs | everywhere, for now |
+//! | [`reference`] | ark-ff 0.5 Montgomery, 4×64-bit limbs (products through `u128`) | natively |
+//! | [`u29`] | Montgomery, 9×29-bit limbs in `u64` words, lazy reduction | on `wasm32` |
 //!
 //! To add a backend: implement [`FieldArith`](crate::FieldArith) for a type per
 //! field, name them in a [`Backend`](crate::Backend), add it to the
 //! differential tests and to the benchmark list (`benches/benches/poseidon.rs`).
 
 pub mod reference;
+pub mod u29;
 
 pub use reference::Reference;
+pub use u29::U29;

@@ -44,6 +44,10 @@ macro_rules! ark_field_arith {
                 self + rhs
             }
             #[inline(always)]
+            fn sub(self, rhs: Self) -> Self {
+                self - rhs
+            }
+            #[inline(always)]
             fn mul(self, rhs: Self) -> Self {
                 self * rhs
             }

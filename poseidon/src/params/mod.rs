@@ -12,7 +12,7 @@
 //! and compares, on every target.
 
 pub mod derive;
-mod tables;
+pub(crate) mod tables;
 
 use core::fmt;
 use core::str::FromStr;

@@ -1,9 +1,9 @@
 //! The generated constants, assembled into [`Params`] per set and field.
 
-mod kimchi_fp;
-mod kimchi_fq;
-mod legacy_fp;
-mod legacy_fq;
+pub(crate) mod kimchi_fp;
+pub(crate) mod kimchi_fq;
+pub(crate) mod legacy_fp;
+pub(crate) mod legacy_fq;
 
 use super::{ParamSet, Params};
 use crate::{Fp, Fq};

@@ -1,0 +1,21 @@
+//! Picks the default arithmetic backend: `u29` on wasm32 (no 64×64→128 multiply
+//! there), `reference` elsewhere. Override with
+//! `RUSTFLAGS='--cfg poseidon_backend="reference"'` (or "u29"); the allowed
+//! values are declared in the workspace's `unexpected_cfgs` lint, so a typo fails.
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
+    // A --cfg given in RUSTFLAGS reaches build scripts as CARGO_CFG_<NAME>.
+    let (backend, reason) = match std::env::var("CARGO_CFG_POSEIDON_BACKEND") {
+        Ok(chosen) => (chosen, "override"),
+        Err(_) => {
+            let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+            let default = if arch == "wasm32" { "u29" } else { "reference" };
+            println!("cargo::rustc-cfg=poseidon_backend=\"{default}\"");
+            (default.to_owned(), "target")
+        }
+    };
+    println!("cargo::rustc-env=POSEIDON_DEFAULT_BACKEND={backend}");
+    println!("cargo::rustc-env=POSEIDON_DEFAULT_BACKEND_REASON={reason}");
+}

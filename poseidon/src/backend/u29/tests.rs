@@ -1,0 +1,179 @@
+//! Limb-level tests: the arithmetic against ark-ff on the extreme inputs that the
+//! bounds allow, including non-canonical representations (x + kp).
+
+use ark_ff::{AdditiveGroup, Field, PrimeField};
+
+use super::arith::*;
+use super::{Fe29, Modulus29, Pallas, Vesta};
+use crate::{FieldArith, Fp, Fq, PastaField};
+
+/// Σ limb_i · 2^(29 i) in the field (any limb sizes).
+fn value<F: PrimeField>(x: &[u64; LIMBS]) -> F {
+    let base = F::from(1u64 << BITS);
+    x.iter()
+        .rev()
+        .fold(F::ZERO, |acc, &l| acc * base + F::from(l))
+}
+
+/// R^-1 = 2^-261.
+fn r_inv<F: PrimeField>() -> F {
+    F::from(2u64).pow([261]).inverse().unwrap()
+}
+
+/// A deterministic stream of limb patterns.
+fn patterns(limb_max: u64, top_max: u64) -> Vec<[u64; LIMBS]> {
+    let top = |mut x: [u64; LIMBS]| {
+        x[8] = x[8].min(top_max);
+        x
+    };
+    let mut out = vec![
+        [0; LIMBS],
+        top([limb_max; LIMBS]),
+        top({
+            let mut x = [0; LIMBS];
+            x[8] = top_max;
+            x
+        }),
+        top({
+            let mut x = [limb_max; LIMBS];
+            x[0] = 0;
+            x
+        }),
+        top({
+            let mut x = [0; LIMBS];
+            x[0] = limb_max;
+            x
+        }),
+    ];
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..200 {
+        let mut x = [0u64; LIMBS];
+        for (i, l) in x.iter_mut().enumerate() {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let max = if i == 8 { top_max } else { limb_max };
+            // Bias towards the extremes: half the limbs at the maximum.
+            *l = if s & 1 == 0 {
+                max
+            } else {
+                (s >> 8) % (max + 1)
+            };
+        }
+        out.push(x);
+    }
+    out
+}
+
+fn mul_and_square_at_the_bounds<F: PrimeField, M: Modulus29>() {
+    let p = M::P;
+    // Inputs at the documented maximum (limbs < 2^30, limb 8 < 2^25), and normalized ones.
+    for (limb_max, top_max) in [((1 << 30) - 1, (1 << 25) - 1), (MASK, (1 << 24) - 1)] {
+        let xs = patterns(limb_max, top_max);
+        for (i, a) in xs.iter().enumerate() {
+            let b = &xs[(i * 7 + 3) % xs.len()];
+            let prod = mont_mul(a, b, &p);
+            assert_eq!(
+                value::<F>(&prod),
+                value::<F>(a) * value::<F>(b) * r_inv::<F>()
+            );
+            let sq = mont_square(a, &p);
+            assert_eq!(value::<F>(&sq), value::<F>(a).square() * r_inv::<F>());
+            for out in [prod, sq] {
+                assert!(is_normalized(&out), "{out:?}");
+                assert!(out[8] < 1 << 23, "output < 2^255");
+            }
+        }
+    }
+}
+
+#[test]
+fn mul_and_square_at_the_bounds_fp() {
+    mul_and_square_at_the_bounds::<Fp, Pallas>();
+}
+
+#[test]
+fn mul_and_square_at_the_bounds_fq() {
+    mul_and_square_at_the_bounds::<Fq, Vesta>();
+}
+
+fn non_canonical_representations<F: PastaField, M: Modulus29>()
+where
+    Fe29<M>: FieldArith<Field = F>,
+{
+    // x, x + p, x + 2p, x + 3p are all normalized (< 2^256) and the same element.
+    for seed in 1..50u64 {
+        let x = F::from(seed).pow([seed * 977]);
+        let base = Fe29::<M>::from_field(x).0;
+        let reps: Vec<[u64; LIMBS]> = (0..4)
+            .map(|k| {
+                let mut r = base;
+                for (ri, pi) in r.iter_mut().zip(times(&M::P, k)) {
+                    *ri += pi;
+                }
+                carry(r)
+            })
+            .filter(is_normalized)
+            .collect();
+        assert!(reps.len() >= 3);
+        let y = Fe29::<M>::from_field(F::from(seed + 1));
+        for r in reps {
+            let e = Fe29::<M>::new(r);
+            assert_eq!(e.to_field(), x);
+            assert_eq!(e.mul(y).to_field(), x * F::from(seed + 1));
+            assert_eq!(e.square().to_field(), x.square());
+            assert_eq!(e.add(e).to_field(), x.double());
+            assert_eq!(e.sub(y).to_field(), x - F::from(seed + 1));
+            assert_eq!(y.sub(e).to_field(), F::from(seed + 1) - x);
+            assert_eq!(e.pow7().to_field(), x.pow([7]));
+        }
+    }
+}
+
+#[test]
+fn non_canonical_representations_fp() {
+    non_canonical_representations::<Fp, Pallas>();
+}
+
+#[test]
+fn non_canonical_representations_fq() {
+    non_canonical_representations::<Fq, Vesta>();
+}
+
+#[test]
+fn the_primes_have_the_assumed_shape() {
+    for p in [Pallas::P, Vesta::P] {
+        assert!(is_pasta_shaped(&p));
+        assert_eq!(p[4], 548, "c < 2^127 ends in limb 4");
+        assert_eq!(to_u64x4(&p)[3], 1 << 62);
+    }
+    assert_eq!(value::<Fp>(&Pallas::FROM_ARK), Fp::from(2u64).pow([266]));
+    assert_eq!(value::<Fq>(&Vesta::TO_ARK), Fq::from(2u64).pow([256]));
+    assert_eq!(value::<Fp>(&Pallas::P8), Fp::ZERO);
+    assert!(is_normalized(&Vesta::P2) && !is_normalized(&Vesta::P8));
+}
+
+#[test]
+fn limb_split_round_trips() {
+    let x = [u64::MAX, 0x0123_4567_89ab_cdef, 0, u64::MAX >> 1];
+    assert_eq!(to_u64x4(&from_u64x4(&x)), x);
+}
+
+#[test]
+fn masked_subtraction() {
+    let p = Pallas::P;
+    let p_plus_1 = carry({
+        let mut x = p;
+        x[0] += 1;
+        x
+    });
+    let mut p_minus_1 = p;
+    p_minus_1[0] -= 1;
+    assert_eq!(sub_if_ge(&p, &p), [0; LIMBS]);
+    assert_eq!(sub_if_ge(&p_plus_1, &p), {
+        let mut one = [0; LIMBS];
+        one[0] = 1;
+        one
+    });
+    assert_eq!(sub_if_ge(&p_minus_1, &p), p_minus_1);
+}
