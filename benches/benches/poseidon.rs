@@ -17,7 +17,7 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
-use poseidon::backend::{Reference, U29};
+use poseidon::backend::{u29, Reference, U29x2, U29};
 use poseidon::params::ParamSet;
 use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
 
@@ -26,6 +26,7 @@ macro_rules! for_each_backend {
     ($f:ident($($arg:expr),*)) => {
         $f::<Reference>($($arg),*);
         $f::<U29>($($arg),*);
+        $f::<U29x2>($($arg),*);
     };
 }
 
@@ -59,6 +60,16 @@ fn permutation<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>) {
     });
 }
 
+/// Two independent permutations per iteration, one per lane (batch hashing).
+fn permutation_x2(g: &mut BenchmarkGroup<'_, WallTime>) {
+    let params = u29::Fp29::params(ParamSet::Kimchi);
+    let mut states = [inputs(3), inputs(6)[3..].to_vec()]
+        .map(|v| [0, 1, 2].map(|i| u29::Fp29::from_field(v[i])));
+    g.bench_function(BenchmarkId::new("permutation_x2", "u29x2"), |b| {
+        b.iter(|| u29::permute_x2(params, black_box(&mut states)))
+    });
+}
+
 fn hash_n<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
     let xs = inputs(n);
     g.bench_with_input(
@@ -72,6 +83,7 @@ fn bench_poseidon(c: &mut Criterion) {
     let mut g = c.benchmark_group("Poseidon");
     for_each_backend!(hash_kimchi_chain(&mut g));
     for_each_backend!(permutation(&mut g));
+    permutation_x2(&mut g);
     for n in [2, 16, 128] {
         g.throughput(Throughput::Elements(n as u64));
         for_each_backend!(hash_n(&mut g, n));
@@ -91,9 +103,25 @@ fn field_ops<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>) {
     black_box(acc);
 }
 
+/// Two operations per iteration, one per lane (the SIMD variant's arithmetic).
+fn field_ops_x2(g: &mut BenchmarkGroup<'_, WallTime>) {
+    let v = inputs(4);
+    let xs: [u29::Fp29; 4] = core::array::from_fn(|i| u29::Fp29::from_field(v[i]));
+    let y = [xs[2], xs[3]];
+    let mut acc = [xs[0], xs[1]];
+    g.bench_function(BenchmarkId::new("mul_x2", "u29x2"), |b| {
+        b.iter(|| acc = u29::mul_x2(&acc, black_box(&y)))
+    });
+    g.bench_function(BenchmarkId::new("square_x2", "u29x2"), |b| {
+        b.iter(|| acc = u29::square_x2(black_box(&acc)))
+    });
+    black_box(acc);
+}
+
 fn bench_field(c: &mut Criterion) {
     let mut g = c.benchmark_group("Field");
     for_each_backend!(field_ops(&mut g));
+    field_ops_x2(&mut g);
     g.finish();
 }
 

@@ -69,6 +69,14 @@ pub trait FieldArith: Copy + Debug + Send + Sync + 'static {
         })
     }
 
+    /// The whole permutation. The default is [`permutation::rounds`](crate::permutation::rounds)
+    /// over the operations above; a backend may schedule a round differently (e.g.
+    /// two S-boxes in SIMD lanes).
+    #[inline(always)]
+    fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
+        crate::permutation::rounds(params, state)
+    }
+
     /// The constants of a parameter set in this representation.
     fn params(set: ParamSet) -> &'static Params<Self>;
 }

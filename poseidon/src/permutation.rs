@@ -8,17 +8,25 @@
 use crate::field::FieldArith;
 use crate::params::{Params, Sbox, WIDTH};
 
-/// Applies the permutation in place.
+/// Applies the permutation in place, as the representation schedules it
+/// ([`FieldArith::permute`]; by default [`rounds`]).
 #[inline]
 pub fn permute<E: FieldArith>(params: &Params<E>, state: &mut [E; WIDTH]) {
+    E::permute(params, state)
+}
+
+/// The rounds, written once over [`FieldArith`]: per round the S-box on each
+/// element, then [`FieldArith::mix`].
+#[inline]
+pub fn rounds<E: FieldArith>(params: &Params<E>, state: &mut [E; WIDTH]) {
     match params.set.sbox() {
-        Sbox::Pow7 => rounds::<E, 7>(params, state),
-        Sbox::Pow5 => rounds::<E, 5>(params, state),
+        Sbox::Pow7 => rounds_with::<E, 7>(params, state),
+        Sbox::Pow5 => rounds_with::<E, 5>(params, state),
     }
 }
 
 #[inline(always)]
-fn rounds<E: FieldArith, const ALPHA: u32>(params: &Params<E>, state: &mut [E; WIDTH]) {
+fn rounds_with<E: FieldArith, const ALPHA: u32>(params: &Params<E>, state: &mut [E; WIDTH]) {
     let mut rows = params.round_constants.iter();
     if params.set.initial_ark() {
         let first = rows.next().expect("legacy tables start with row 0");

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use ark_ff::{BigInt, Field};
 use common::SplitMix;
-use poseidon::backend::{Reference, U29};
+use poseidon::backend::{u29, Reference, U29x2, U29};
 use poseidon::params::{ParamSet, Params};
 use poseidon::{Backend, FieldArith, Fp, Fq, PastaField};
 
@@ -196,7 +196,39 @@ macro_rules! each_backend {
 // S-box chains and linear layer with ark-ff arithmetic.
 each_backend! {
     default_chains => ChainBackend,
-    u29 => U29,
+    u29_scalar => U29,
+    u29x2 => U29x2,
+}
+
+/// Two permutations per call, one per lane, against two reference permutations.
+fn batch_agrees<F: PastaField<BigInt = BigInt<4>>, M: u29::Modulus29>(seed: u64)
+where
+    u29::Fe29<M>: FieldArith<Field = F>,
+{
+    let mut rng = SplitMix(seed);
+    for set in ParamSet::ALL {
+        let params = <u29::Fe29<M>>::params(set);
+        for _ in 0..RANDOM_CASES / 20 {
+            let states: [[F; 3]; 2] =
+                core::array::from_fn(|_| core::array::from_fn(|_| rng.element()));
+            let mut lanes = states.map(|s| s.map(<u29::Fe29<M>>::from_field));
+            u29::permute_x2(params, &mut lanes);
+            for (lane, mut want) in lanes.iter().zip(states) {
+                poseidon::permute_with::<F, Reference>(set, &mut want);
+                assert_eq!(lane.map(FieldArith::to_field), want, "{set}");
+            }
+        }
+    }
+}
+
+#[test]
+fn batch_x2_fp() {
+    batch_agrees::<Fp, u29::Pallas>(200);
+}
+
+#[test]
+fn batch_x2_fq() {
+    batch_agrees::<Fq, u29::Vesta>(201);
 }
 
 #[test]

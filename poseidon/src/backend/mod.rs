@@ -4,6 +4,7 @@
 //! | --- | --- | --- |
 //! | [`reference`] | ark-ff 0.5 Montgomery, 4×64-bit limbs (products through `u128`) | natively |
 //! | [`u29`] | Montgomery, 9×29-bit limbs in `u64` words, lazy reduction | on `wasm32` |
+//! | [`U29x2`] | the same, two S-boxes and MDS rows in SIMD lanes (`simd128`) | no |
 //!
 //! To add a backend: implement [`FieldArith`](crate::FieldArith) for a type per
 //! field, name them in a [`Backend`](crate::Backend), add it to the
@@ -13,4 +14,4 @@ pub mod reference;
 pub mod u29;
 
 pub use reference::Reference;
-pub use u29::U29;
+pub use u29::{U29x2, U29};

@@ -14,6 +14,8 @@
 //! at compile time. Selected by default on `wasm32` (see the crate's `build.rs`).
 
 mod arith;
+mod lanes;
+mod x2;
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -25,9 +27,10 @@ use self::arith::{
     mont_square, pow2_mod, reduce_add, reduce_below_2p, sub_if_ge, sub_plus_8p, times, to_u64x4,
     LIMBS,
 };
+use self::x2::Limbs2;
 use crate::field::{Backend, FieldArith};
 use crate::fields::{FpMontConfig, FqMontConfig};
-use crate::params::{tables, ParamSet, Params, WIDTH};
+use crate::params::{tables, ParamSet, Params, Sbox, WIDTH};
 use crate::{Fp, Fq};
 
 /// A Pasta modulus and the constants the 29-bit arithmetic needs, all computed at
@@ -214,26 +217,79 @@ macro_rules! u29_field {
 u29_field!(Fp, Pallas, KIMCHI_FP, LEGACY_FP);
 u29_field!(Fq, Vesta, KIMCHI_FQ, LEGACY_FQ);
 
-static KIMCHI_FP: Params<Fp29> = Params {
-    set: ParamSet::Kimchi,
-    round_constants: &convert(&tables::kimchi_fp::ROUND_CONSTANTS),
-    mds: convert(&tables::kimchi_fp::MDS),
-};
-static KIMCHI_FQ: Params<Fq29> = Params {
-    set: ParamSet::Kimchi,
-    round_constants: &convert(&tables::kimchi_fq::ROUND_CONSTANTS),
-    mds: convert(&tables::kimchi_fq::MDS),
-};
-static LEGACY_FP: Params<Fp29> = Params {
-    set: ParamSet::Legacy,
-    round_constants: &convert(&tables::legacy_fp::ROUND_CONSTANTS),
-    mds: convert(&tables::legacy_fp::MDS),
-};
-static LEGACY_FQ: Params<Fq29> = Params {
-    set: ParamSet::Legacy,
-    round_constants: &convert(&tables::legacy_fq::ROUND_CONSTANTS),
-    mds: convert(&tables::legacy_fq::MDS),
-};
+/// Converts one generated table at compile time, for both `u29` element types.
+macro_rules! u29_params {
+    ($name:ident, $x2name:ident, $modulus:ty, $set:expr, $table:path) => {
+        static $name: Params<Fe29<$modulus>> = Params {
+            set: $set,
+            round_constants: &convert({
+                use $table as t;
+                &t::ROUND_CONSTANTS
+            }),
+            mds: convert({
+                use $table as t;
+                &t::MDS
+            }),
+        };
+        static $x2name: Params<Fe29x2<$modulus>> = Params {
+            set: $set,
+            round_constants: &wrap(convert({
+                use $table as t;
+                &t::ROUND_CONSTANTS
+            })),
+            mds: wrap(convert({
+                use $table as t;
+                &t::MDS
+            })),
+        };
+    };
+}
+
+u29_params!(
+    KIMCHI_FP,
+    KIMCHI_FP_X2,
+    Pallas,
+    ParamSet::Kimchi,
+    tables::kimchi_fp
+);
+u29_params!(
+    KIMCHI_FQ,
+    KIMCHI_FQ_X2,
+    Vesta,
+    ParamSet::Kimchi,
+    tables::kimchi_fq
+);
+u29_params!(
+    LEGACY_FP,
+    LEGACY_FP_X2,
+    Pallas,
+    ParamSet::Legacy,
+    tables::legacy_fp
+);
+u29_params!(
+    LEGACY_FQ,
+    LEGACY_FQ_X2,
+    Vesta,
+    ParamSet::Legacy,
+    tables::legacy_fq
+);
+
+/// The same constants as [`Fe29x2`] elements.
+const fn wrap<M: Modulus29, const ROWS: usize>(
+    t: [[Fe29<M>; WIDTH]; ROWS],
+) -> [[Fe29x2<M>; WIDTH]; ROWS] {
+    let mut out = [[Fe29x2(Fe29::new([0; LIMBS])); WIDTH]; ROWS];
+    let mut r = 0;
+    while r < ROWS {
+        let mut c = 0;
+        while c < WIDTH {
+            out[r][c] = Fe29x2(t[r][c]);
+            c += 1;
+        }
+        r += 1;
+    }
+    out
+}
 
 /// 9×29-bit limbs, Montgomery form; see the module documentation.
 #[derive(Clone, Copy, Debug, Default)]
@@ -247,3 +303,172 @@ impl Backend for U29 {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether the two-lane code ([`U29x2`], [`permute_x2`]) runs on Wasm SIMD in this
+/// build (wasm32 with `+simd128`); elsewhere it runs on plain 64-bit lanes.
+pub use self::lanes::SIMD128;
+
+/// Two products at once, one per lane: `[a[0]·b[0], a[1]·b[1]]`.
+#[inline]
+pub fn mul_x2<M: Modulus29>(a: &[Fe29<M>; 2], b: &[Fe29<M>; 2]) -> [Fe29<M>; 2] {
+    let r = x2::split(&x2::mul(
+        &x2::join(&a[0].0, &a[1].0),
+        &x2::join(&b[0].0, &b[1].0),
+        &M::P,
+    ));
+    r.map(Fe29::new)
+}
+
+/// Two squares at once, one per lane.
+#[inline]
+pub fn square_x2<M: Modulus29>(a: &[Fe29<M>; 2]) -> [Fe29<M>; 2] {
+    x2::split(&x2::square(&x2::join(&a[0].0, &a[1].0), &M::P)).map(Fe29::new)
+}
+
+/// Two independent permutations at once, one per SIMD lane (batch hashing).
+pub fn permute_x2<M: Modulus29>(params: &Params<Fe29<M>>, states: &mut [[Fe29<M>; WIDTH]; 2])
+where
+    Fe29<M>: FieldArith,
+{
+    let p = &M::P;
+    let mut rows = params.round_constants.iter();
+    if params.set.initial_ark() {
+        let k = rows.next().expect("legacy tables start with row 0");
+        for st in states.iter_mut() {
+            for (x, ki) in st.iter_mut().zip(k) {
+                *x = x.add(*ki);
+            }
+        }
+    }
+    let m: [[Limbs2; WIDTH]; WIDTH] = params.mds.map(|r| r.map(|e| x2::splat(&e.0)));
+    let mut s: [Limbs2; WIDTH] =
+        core::array::from_fn(|i| x2::join(&states[0][i].0, &states[1][i].0));
+    let pow7 = params.set.sbox() == Sbox::Pow7;
+    for row in rows {
+        for x in s.iter_mut() {
+            *x = if pow7 { x2::pow7(x, p) } else { x2::pow5(x, p) };
+        }
+        s = core::array::from_fn(|i| x2::dot3_add(&m[i], &s, &x2::splat(&row[i].0), p));
+    }
+    for (i, x) in s.iter().enumerate() {
+        let [a, b] = x2::split(x);
+        states[0][i] = Fe29::new(a);
+        states[1][i] = Fe29::new(b);
+    }
+}
+
+/// One permutation with two S-boxes (and two MDS rows) in SIMD lanes and the third
+/// in scalar code, which the CPU can overlap. Bounds as in the scalar backend.
+fn permute_paired<M: Modulus29>(params: &Params<Fe29x2<M>>, state: &mut [Fe29x2<M>; WIDTH])
+where
+    Fe29<M>: FieldArith,
+{
+    let mds = params.mds.map(|r| r.map(|e| e.0));
+    let p = &M::P;
+    let mut rows = params.round_constants.iter();
+    if params.set.initial_ark() {
+        let k = rows.next().expect("legacy tables start with row 0");
+        for (x, ki) in state.iter_mut().zip(k) {
+            *x = Fe29x2(x.0.add(ki.0));
+        }
+    }
+    // Lane l of m01[j] holds M[l][j]; row 2 stays scalar.
+    let m01: [Limbs2; WIDTH] = core::array::from_fn(|j| x2::join(&mds[0][j].0, &mds[1][j].0));
+    let m2 = &mds[2];
+    let mut s01 = x2::join(&state[0].0 .0, &state[1].0 .0);
+    let mut s2 = state[2].0;
+    let pow7 = params.set.sbox() == Sbox::Pow7;
+    for row in rows {
+        if pow7 {
+            s01 = x2::pow7(&s01, p);
+            s2 = s2.pow7();
+        } else {
+            s01 = x2::pow5(&s01, p);
+            s2 = s2.pow5();
+        }
+        let [s0, s1] = x2::dup(&s01);
+        let [a, b] = x2::split(&s01);
+        let k01 = x2::join(&row[0].0 .0, &row[1].0 .0);
+        let next01 = x2::dot3_add(&m01, &[s0, s1, x2::splat(&s2.0)], &k01, p);
+        let t = add_columns(
+            add_columns(columns(&m2[0].0, &a), &columns(&m2[1].0, &b)),
+            &columns(&m2[2].0, &s2.0),
+        );
+        s2 = Fe29::new(reduce_add(&t, &row[2].0 .0, p));
+        s01 = next01;
+    }
+    let [a, b] = x2::split(&s01);
+    *state = [Fe29x2(Fe29::new(a)), Fe29x2(Fe29::new(b)), Fe29x2(s2)];
+}
+
+/// [`Fe29`] for the two-lane schedule ([`U29x2`]): the same element and arithmetic;
+/// only the permutation is scheduled differently.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Fe29x2<M>(Fe29<M>);
+
+impl<M> fmt::Debug for Fe29x2<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Fe29x2({:?})", self.0 .0)
+    }
+}
+
+macro_rules! u29x2_field {
+    ($field:ty, $modulus:ty, $kimchi:ident, $legacy:ident) => {
+        impl FieldArith for Fe29x2<$modulus> {
+            type Field = $field;
+
+            #[inline]
+            fn from_field(x: $field) -> Self {
+                Fe29x2(Fe29::from_field(x))
+            }
+            #[inline]
+            fn to_field(self) -> $field {
+                self.0.to_field()
+            }
+            #[inline(always)]
+            fn zero() -> Self {
+                Fe29x2(Fe29::zero())
+            }
+            #[inline(always)]
+            fn add(self, rhs: Self) -> Self {
+                Fe29x2(self.0.add(rhs.0))
+            }
+            #[inline(always)]
+            fn sub(self, rhs: Self) -> Self {
+                Fe29x2(self.0.sub(rhs.0))
+            }
+            #[inline(always)]
+            fn mul(self, rhs: Self) -> Self {
+                Fe29x2(self.0.mul(rhs.0))
+            }
+            #[inline(always)]
+            fn square(self) -> Self {
+                Fe29x2(self.0.square())
+            }
+            #[inline]
+            fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
+                permute_paired(params, state)
+            }
+            fn params(set: ParamSet) -> &'static Params<Self> {
+                match set {
+                    ParamSet::Kimchi => &$kimchi,
+                    ParamSet::Legacy => &$legacy,
+                }
+            }
+        }
+    };
+}
+
+u29x2_field!(Fp, Pallas, KIMCHI_FP_X2, LEGACY_FP_X2);
+u29x2_field!(Fq, Vesta, KIMCHI_FQ_X2, LEGACY_FQ_X2);
+
+/// `u29` arithmetic with the permutation scheduled over two lanes: Wasm SIMD
+/// (`i64x2.extmul_low_i32x4_u`) when built with `+simd128`, plain lanes elsewhere.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct U29x2;
+
+impl Backend for U29x2 {
+    const NAME: &'static str = "u29x2";
+    type Fp = Fe29x2<Pallas>;
+    type Fq = Fe29x2<Vesta>;
+}

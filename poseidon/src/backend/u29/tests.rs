@@ -140,6 +140,41 @@ fn non_canonical_representations_fq() {
     non_canonical_representations::<Fq, Vesta>();
 }
 
+fn lanes_match_scalar<M: Modulus29>() {
+    use super::x2;
+    // Lane pairs at the documented input maximum and normalized.
+    for (limb_max, top_max) in [((1 << 30) - 1, (1 << 25) - 1), (MASK, (1 << 24) - 1)] {
+        let xs = patterns(limb_max, top_max);
+        for (i, a) in xs.iter().enumerate() {
+            let b = &xs[(i * 5 + 1) % xs.len()];
+            let c = &xs[(i * 11 + 2) % xs.len()];
+            let d = &xs[(i * 13 + 3) % xs.len()];
+            let (ab, cd) = (x2::join(a, b), x2::join(c, d));
+            assert_eq!(
+                x2::split(&x2::mul(&ab, &cd, &M::P)),
+                [mont_mul(a, c, &M::P), mont_mul(b, d, &M::P)]
+            );
+            assert_eq!(
+                x2::split(&x2::square(&ab, &M::P)),
+                [mont_square(a, &M::P), mont_square(b, &M::P)]
+            );
+            let [da, db] = x2::dup(&ab);
+            assert_eq!(x2::split(&da), [*a, *a]);
+            assert_eq!(x2::split(&db), [*b, *b]);
+        }
+    }
+}
+
+#[test]
+fn lanes_match_scalar_fp() {
+    lanes_match_scalar::<Pallas>();
+}
+
+#[test]
+fn lanes_match_scalar_fq() {
+    lanes_match_scalar::<Vesta>();
+}
+
 #[test]
 fn the_primes_have_the_assumed_shape() {
     for p in [Pallas::P, Vesta::P] {
