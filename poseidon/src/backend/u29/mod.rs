@@ -204,6 +204,17 @@ macro_rules! u29_field {
                     Self::new(reduce_add(&t, &k[i].0, &<$modulus>::P))
                 })
             }
+            /// Natively the three S-box chains interleave well; under wasmtime the
+            /// three live chains cost spills and the plain schedule is faster
+            /// (in one quick run: 7% slower in Wasm, 30% faster natively).
+            #[inline]
+            fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
+                if cfg!(target_arch = "wasm32") {
+                    crate::permutation::rounds(params, state)
+                } else {
+                    permute_interleaved(params, state)
+                }
+            }
             fn params(set: ParamSet) -> &'static Params<Self> {
                 match set {
                     ParamSet::Kimchi => &$kimchi,
@@ -303,6 +314,37 @@ impl Backend for U29 {
 
 #[cfg(test)]
 mod tests;
+
+/// The rounds with each S-box step taken for all three elements before the next
+/// (x², then x⁴, …): three independent reduction chains side by side, which the
+/// CPU overlaps, instead of one element's four dependent products at a time.
+fn permute_interleaved<M: Modulus29>(params: &Params<Fe29<M>>, state: &mut [Fe29<M>; WIDTH])
+where
+    Fe29<M>: FieldArith,
+{
+    let mut rows = params.round_constants.iter();
+    if params.set.initial_ark() {
+        let k = rows.next().expect("legacy tables start with row 0");
+        for (x, ki) in state.iter_mut().zip(k) {
+            *x = x.add(*ki);
+        }
+    }
+    let pow7 = params.set.sbox() == Sbox::Pow7;
+    let mut s = *state;
+    for row in rows {
+        let [a, b, c] = s;
+        let (a2, b2, c2) = (a.square(), b.square(), c.square());
+        let (a4, b4, c4) = (a2.square(), b2.square(), c2.square());
+        s = if pow7 {
+            let (a6, b6, c6) = (a4.mul(a2), b4.mul(b2), c4.mul(c2));
+            [a6.mul(a), b6.mul(b), c6.mul(c)]
+        } else {
+            [a4.mul(a), b4.mul(b), c4.mul(c)]
+        };
+        s = Fe29::mix(&params.mds, &s, row);
+    }
+    *state = s;
+}
 
 /// Whether the two-lane code ([`U29x2`], [`permute_x2`]) runs on Wasm SIMD in this
 /// build (wasm32 with `+simd128`); elsewhere it runs on plain 64-bit lanes.
