@@ -39,10 +39,13 @@ in {
   poseidon-doctest = craneLib.cargoDocTest (native // {cargoTestExtraArgs = "--workspace";});
   poseidon-doctest-wasm = craneLib.cargoDocTest (wasm // {cargoTestExtraArgs = "--workspace";});
 
+  # Every backend, native and under wasmtime.
   poseidon-vectors = runCommand "poseidon-vectors" {nativeBuildInputs = [wasmtime];} ''
     cd ${vectors}
-    ${poseidon}/bin/poseidon check kimchi.json legacy.json
-    wasmtime run --dir=. ${poseidon-wasm}/bin/poseidon.wasm check kimchi.json legacy.json
+    for backend in reference u29 u29x2; do
+      ${poseidon}/bin/poseidon check --backend $backend kimchi.json legacy.json
+      wasmtime run --dir=. ${poseidon-wasm}/bin/poseidon.wasm check --backend $backend kimchi.json legacy.json
+    done
     touch $out
   '';
 

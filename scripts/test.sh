@@ -93,7 +93,11 @@ tool_checks() {
         "2|unknown command|frobnicate" \
         "1|cannot read|check no-such-file.json" \
         "1|malformed vector 1|check poseidon/tests/data/bad/non-canonical.json" \
-        "1|1 of 2 vectors failed|check poseidon/tests/data/bad/wrong-output.json"; do
+        "1|1 of 2 vectors failed|check poseidon/tests/data/bad/wrong-output.json" \
+        "2|unknown backend|check --backend fast poseidon/tests/data/kimchi.json" \
+        "0|12 passed, 0 failed|check --backend reference ${vector_files[*]}" \
+        "0|12 passed, 0 failed|check --backend u29 ${vector_files[*]}" \
+        "0|12 passed, 0 failed|check --backend u29x2 ${vector_files[*]}"; do
         IFS='|' read -r status text args <<<"$c"
         # shellcheck disable=SC2086 # args are words by design
         if expect "$rt" "$status" "$text" $args; then ok=$((ok + 1)); else bad=$((bad + 1)); fi

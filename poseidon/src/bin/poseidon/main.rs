@@ -5,20 +5,22 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use ark_ff::BigInt;
+use poseidon::backend::{Reference, U29x2, U29};
 use poseidon::vectors::{self, VectorError};
-use poseidon::{encoding, DefaultBackend, Error, FieldId, Fp, Fq, ParamSet, PastaField, WIDTH};
+use poseidon::{encoding, Backend, Error, FieldId, Fp, Fq, ParamSet, PastaField, WIDTH};
 
 const USAGE: &str = "\
 poseidon: kimchi and legacy Poseidon over the Pasta fields (Mina)
 
 USAGE:
-    poseidon hash    [--params kimchi|legacy] [--field fp|fq] [HEX...]
-    poseidon permute [--params kimchi|legacy] [--field fp|fq] HEX HEX HEX
-    poseidon check   FILE...
+    poseidon hash    [--params kimchi|legacy] [--field fp|fq] [--backend NAME] [HEX...]
+    poseidon permute [--params kimchi|legacy] [--field fp|fq] [--backend NAME] HEX HEX HEX
+    poseidon check   [--backend NAME] FILE...
     poseidon --help | --version
 
 Elements are 32 bytes of little-endian hex (64 digits), as in Mina's test vectors.
-Defaults: --params kimchi --field fp.
+Defaults: --params kimchi --field fp, and the build's default backend.
+Backends: reference (ark-ff), u29 (9x29-bit limbs), u29x2 (u29 over two lanes).
 
 hash     absorbs the elements into a fresh sponge and prints one squeezed element.
 permute  prints the permutation of a three-element state, one element per line.
@@ -41,10 +43,56 @@ fn usage_error(msg: impl Into<String>) -> Failure {
     )
 }
 
-/// `--params` / `--field` options and the positional elements.
+/// An arithmetic backend chosen on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BackendName {
+    Reference,
+    U29,
+    U29x2,
+}
+
+impl BackendName {
+    fn parse(s: &str) -> Result<Self, Failure> {
+        match s {
+            "reference" => Ok(BackendName::Reference),
+            "u29" => Ok(BackendName::U29),
+            "u29x2" => Ok(BackendName::U29x2),
+            _ => Err(usage_error(format!(
+                "unknown backend {s:?} (expected reference, u29 or u29x2)"
+            ))),
+        }
+    }
+
+    fn default() -> Self {
+        Self::parse(poseidon::DEFAULT_BACKEND.0).unwrap_or(BackendName::Reference)
+    }
+}
+
+/// Runs `$body` with `$b` bound to the chosen backend type.
+macro_rules! with_backend {
+    ($name:expr, $b:ident => $body:expr) => {
+        match $name {
+            BackendName::Reference => {
+                type $b = Reference;
+                $body
+            }
+            BackendName::U29 => {
+                type $b = U29;
+                $body
+            }
+            BackendName::U29x2 => {
+                type $b = U29x2;
+                $body
+            }
+        }
+    };
+}
+
+/// `--params` / `--field` / `--backend` options and the positional arguments.
 struct ElementArgs {
     set: ParamSet,
     field: FieldId,
+    backend: BackendName,
     elements: Vec<String>,
 }
 
@@ -52,6 +100,7 @@ fn parse_element_args(args: &[String]) -> Result<ElementArgs, Failure> {
     let mut parsed = ElementArgs {
         set: ParamSet::Kimchi,
         field: FieldId::Fp,
+        backend: BackendName::default(),
         elements: Vec::new(),
     };
     let mut it = args.iter();
@@ -77,6 +126,7 @@ fn parse_element_args(args: &[String]) -> Result<ElementArgs, Failure> {
                     .parse()
                     .map_err(|e: Error| usage_error(e.to_string()))?
             }
+            "--backend" => parsed.backend = BackendName::parse(&value()?)?,
             "--" => parsed.elements.extend(it.by_ref().cloned()),
             k if k.starts_with("--") => return Err(usage_error(format!("unknown option {k}"))),
             _ => parsed.elements.push(arg.clone()),
@@ -95,19 +145,25 @@ fn decode<F: PastaField<BigInt = BigInt<4>>>(hex: &[String]) -> Result<Vec<F>, F
         .collect()
 }
 
-fn hash_in<F: PastaField<BigInt = BigInt<4>>>(a: &ElementArgs) -> Result<Vec<String>, Failure> {
+fn hash_in<F: PastaField<BigInt = BigInt<4>>, B: Backend>(
+    a: &ElementArgs,
+) -> Result<Vec<String>, Failure> {
     let inputs = decode::<F>(&a.elements)?;
-    Ok(vec![encoding::to_hex(poseidon::hash(a.set, &inputs))])
+    Ok(vec![encoding::to_hex(poseidon::hash_with::<F, B>(
+        a.set, &inputs,
+    ))])
 }
 
-fn permute_in<F: PastaField<BigInt = BigInt<4>>>(a: &ElementArgs) -> Result<Vec<String>, Failure> {
+fn permute_in<F: PastaField<BigInt = BigInt<4>>, B: Backend>(
+    a: &ElementArgs,
+) -> Result<Vec<String>, Failure> {
     let mut state: [F; WIDTH] = decode::<F>(&a.elements)?.try_into().map_err(|v: Vec<F>| {
         usage_error(format!(
             "permute takes exactly {WIDTH} elements, got {}",
             v.len()
         ))
     })?;
-    poseidon::permute(a.set, &mut state);
+    poseidon::permute_with::<F, B>(a.set, &mut state);
     Ok(state.iter().copied().map(encoding::to_hex).collect())
 }
 
@@ -119,12 +175,12 @@ fn cmd_elements(args: &[String], permute: bool, out: &mut dyn Write) -> Result<(
             a.elements.len()
         )));
     }
-    let lines = match (a.field, permute) {
-        (FieldId::Fp, false) => hash_in::<Fp>(&a)?,
-        (FieldId::Fq, false) => hash_in::<Fq>(&a)?,
-        (FieldId::Fp, true) => permute_in::<Fp>(&a)?,
-        (FieldId::Fq, true) => permute_in::<Fq>(&a)?,
-    };
+    let lines = with_backend!(a.backend, B => match (a.field, permute) {
+        (FieldId::Fp, false) => hash_in::<Fp, B>(&a)?,
+        (FieldId::Fq, false) => hash_in::<Fq, B>(&a)?,
+        (FieldId::Fp, true) => permute_in::<Fp, B>(&a)?,
+        (FieldId::Fq, true) => permute_in::<Fq, B>(&a)?,
+    });
     for line in lines {
         writeln!(out, "{line}").map_err(|e| Failure(1, format!("cannot write output: {e}")))?;
     }
@@ -133,7 +189,11 @@ fn cmd_elements(args: &[String], permute: bool, out: &mut dyn Write) -> Result<(
 
 /// Checks one file; returns (vectors passed, vectors failed), a malformed or
 /// unreadable file counting as one failure.
-fn check_file(path: &str, out: &mut dyn Write) -> std::io::Result<(usize, usize)> {
+fn check_file(
+    path: &str,
+    backend: BackendName,
+    out: &mut dyn Write,
+) -> std::io::Result<(usize, usize)> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -141,7 +201,8 @@ fn check_file(path: &str, out: &mut dyn Write) -> std::io::Result<(usize, usize)
             return Ok((0, 1));
         }
     };
-    let result = vectors::parse(&text).and_then(|f| Ok((f.kind, f.check::<DefaultBackend>()?)));
+    let result = vectors::parse(&text)
+        .and_then(|f| Ok((f.kind, with_backend!(backend, B => f.check::<B>())?)));
     match result {
         Ok((kind, report)) if report.failed.is_empty() => {
             writeln!(
@@ -182,14 +243,24 @@ fn check_file(path: &str, out: &mut dyn Write) -> std::io::Result<(usize, usize)
     }
 }
 
-fn cmd_check(files: &[String], out: &mut dyn Write) -> Result<(), Failure> {
+fn cmd_check(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
+    if let Some(opt) = args
+        .iter()
+        .find(|a| a.starts_with("--params") || a.starts_with("--field"))
+    {
+        return Err(usage_error(format!(
+            "check takes no {opt}: each file's name says its parameter set and field"
+        )));
+    }
+    let a = parse_element_args(args)?;
+    let files = a.elements;
     if files.is_empty() {
         return Err(usage_error("check needs at least one FILE"));
     }
     let io = |e: std::io::Error| Failure(1, format!("cannot write output: {e}"));
     let (mut passed, mut failed) = (0, 0);
-    for f in files {
-        let (p, q) = check_file(f, out).map_err(io)?;
+    for f in &files {
+        let (p, q) = check_file(f, a.backend, out).map_err(io)?;
         passed += p;
         failed += q;
     }

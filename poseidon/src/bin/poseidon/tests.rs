@@ -120,10 +120,35 @@ fn bad_input_is_a_message_and_status_2() {
 }
 
 #[test]
+fn every_backend_checks_the_vectors_and_agrees() {
+    for backend in ["reference", "u29", "u29x2"] {
+        let (code, out, _) = sh(&[
+            "check",
+            "--backend",
+            backend,
+            "tests/data/kimchi.json",
+            "tests/data/legacy.json",
+        ]);
+        assert_eq!(code, 0, "{backend}: {out}");
+        assert!(out.ends_with("12 passed, 0 failed\n"), "{out}");
+        let (code, out, _) = sh(&["permute", "--field=fq", "--backend", backend, X, X, X]);
+        assert_eq!(code, 0);
+        let (_, want, _) = sh(&["permute", "--field=fq", "--backend", "reference", X, X, X]);
+        assert_eq!(out, want, "{backend}");
+    }
+    let (code, _, err) = sh(&["hash", "--backend", "u64"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown backend \"u64\""), "{err}");
+    let (code, _, err) = sh(&["check", "--params", "legacy", "tests/data/kimchi.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("check takes no --params"), "{err}");
+}
+
+#[test]
 fn help_and_version() {
     let (code, out, _) = sh(&["--help"]);
     assert_eq!(code, 0);
-    assert!(out.contains("poseidon check   FILE..."));
+    assert!(out.contains("poseidon check   [--backend NAME] FILE..."));
     let (code, out, _) = sh(&["--version"]);
     assert_eq!(code, 0);
     assert!(out.starts_with("poseidon 0."));
