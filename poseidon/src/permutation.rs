@@ -27,10 +27,9 @@ pub fn rounds<E: FieldArith>(params: &Params<E>, state: &mut [E; WIDTH]) {
 
 #[inline(always)]
 fn rounds_with<E: FieldArith, const ALPHA: u32>(params: &Params<E>, state: &mut [E; WIDTH]) {
-    let mut rows = params.round_constants.iter();
-    if params.set.initial_ark() {
-        let first = rows.next().expect("legacy tables start with row 0");
-        add_row(state, first);
+    let (first, rows) = params.schedule();
+    if let Some(k) = first {
+        add_row(state, k);
     }
     debug_assert_eq!(rows.len(), params.set.full_rounds());
     for row in rows {
@@ -42,7 +41,7 @@ fn rounds_with<E: FieldArith, const ALPHA: u32>(params: &Params<E>, state: &mut 
 }
 
 #[inline(always)]
-fn add_row<E: FieldArith>(state: &mut [E; WIDTH], row: &[E; WIDTH]) {
+pub(crate) fn add_row<E: FieldArith>(state: &mut [E; WIDTH], row: &[E; WIDTH]) {
     for (x, k) in state.iter_mut().zip(row) {
         *x = x.add(*k);
     }

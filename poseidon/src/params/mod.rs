@@ -110,10 +110,14 @@ pub struct Params<E: 'static> {
 }
 
 impl<E> Params<E> {
-    /// The constants of round `r` (after the initial addition, if any).
+    /// The constants as the permutation uses them: the row added before the first
+    /// round (legacy only), and one row per round.
     #[inline(always)]
-    pub fn round_row(&self, r: usize) -> &[E; WIDTH] {
-        &self.round_constants[r + usize::from(self.set.initial_ark())]
+    pub fn schedule(&self) -> (Option<&[E; WIDTH]>, &[[E; WIDTH]]) {
+        match self.round_constants.split_first() {
+            Some((first, rest)) if self.set.initial_ark() => (Some(first), rest),
+            _ => (None, self.round_constants),
+        }
     }
 }
 

@@ -31,6 +31,7 @@ use self::x2::Limbs2;
 use crate::field::{Backend, FieldArith};
 use crate::fields::{FpMontConfig, FqMontConfig};
 use crate::params::{tables, ParamSet, Params, Sbox, WIDTH};
+use crate::permutation::add_row;
 use crate::{Fp, Fq};
 
 /// A Pasta modulus and the constants the 29-bit arithmetic needs, all computed at
@@ -322,12 +323,9 @@ fn permute_interleaved<M: Modulus29>(params: &Params<Fe29<M>>, state: &mut [Fe29
 where
     Fe29<M>: FieldArith,
 {
-    let mut rows = params.round_constants.iter();
-    if params.set.initial_ark() {
-        let k = rows.next().expect("legacy tables start with row 0");
-        for (x, ki) in state.iter_mut().zip(k) {
-            *x = x.add(*ki);
-        }
+    let (first, rows) = params.schedule();
+    if let Some(k) = first {
+        add_row(state, k);
     }
     let pow7 = params.set.sbox() == Sbox::Pow7;
     let mut s = *state;
@@ -373,14 +371,9 @@ where
     Fe29<M>: FieldArith,
 {
     let p = &M::P;
-    let mut rows = params.round_constants.iter();
-    if params.set.initial_ark() {
-        let k = rows.next().expect("legacy tables start with row 0");
-        for st in states.iter_mut() {
-            for (x, ki) in st.iter_mut().zip(k) {
-                *x = x.add(*ki);
-            }
-        }
+    let (first, rows) = params.schedule();
+    if let Some(k) = first {
+        states.iter_mut().for_each(|st| add_row(st, k));
     }
     let m: [[Limbs2; WIDTH]; WIDTH] = params.mds.map(|r| r.map(|e| x2::splat(&e.0)));
     let mut s: [Limbs2; WIDTH] =
@@ -404,15 +397,13 @@ where
 fn permute_paired<M: Modulus29>(params: &Params<Fe29x2<M>>, state: &mut [Fe29x2<M>; WIDTH])
 where
     Fe29<M>: FieldArith,
+    Fe29x2<M>: FieldArith,
 {
     let mds = params.mds.map(|r| r.map(|e| e.0));
     let p = &M::P;
-    let mut rows = params.round_constants.iter();
-    if params.set.initial_ark() {
-        let k = rows.next().expect("legacy tables start with row 0");
-        for (x, ki) in state.iter_mut().zip(k) {
-            *x = Fe29x2(x.0.add(ki.0));
-        }
+    let (first, rows) = params.schedule();
+    if let Some(k) = first {
+        add_row(state, k);
     }
     // Lane l of m01[j] holds M[l][j]; row 2 stays scalar.
     let m01: [Limbs2; WIDTH] = core::array::from_fn(|j| x2::join(&mds[0][j].0, &mds[1][j].0));
