@@ -153,8 +153,11 @@ nix_parse() {
     done
     return $bad
 }
+# On a copy of just the flake files: `path:` on the checkout would copy target/ too.
 nix_lock() {
-    nix flake metadata --no-update-lock-file "path:$ROOT"
+    local dir=$ROOT/target/flake-check
+    rm -rf "$dir" && mkdir -p "$dir" && cp -r flake.nix flake.lock nix "$dir"/ &&
+        nix flake metadata --no-update-lock-file "path:$dir"
 }
 
 step "fmt" cargo fmt --all -- --check
