@@ -229,62 +229,32 @@ macro_rules! u29_field {
 u29_field!(Fp, Pallas, KIMCHI_FP, LEGACY_FP);
 u29_field!(Fq, Vesta, KIMCHI_FQ, LEGACY_FQ);
 
-/// Converts one generated table at compile time, for both `u29` element types.
+/// Converts one generated table once at compile time; both `u29` element types use it.
 macro_rules! u29_params {
-    ($name:ident, $x2name:ident, $modulus:ty, $set:expr, $table:path) => {
+    ($name:ident, $x2name:ident, $modulus:ty, $set:expr, $table:ident) => {
+        mod $table {
+            use super::*;
+            pub(super) const ROUND_CONSTANTS: [[Fe29<$modulus>; WIDTH];
+                tables::$table::ROUND_CONSTANTS.len()] = convert(&tables::$table::ROUND_CONSTANTS);
+            pub(super) const MDS: [[Fe29<$modulus>; WIDTH]; WIDTH] = convert(&tables::$table::MDS);
+        }
         static $name: Params<Fe29<$modulus>> = Params {
             set: $set,
-            round_constants: &convert({
-                use $table as t;
-                &t::ROUND_CONSTANTS
-            }),
-            mds: convert({
-                use $table as t;
-                &t::MDS
-            }),
+            round_constants: &$table::ROUND_CONSTANTS,
+            mds: $table::MDS,
         };
         static $x2name: Params<Fe29x2<$modulus>> = Params {
             set: $set,
-            round_constants: &wrap(convert({
-                use $table as t;
-                &t::ROUND_CONSTANTS
-            })),
-            mds: wrap(convert({
-                use $table as t;
-                &t::MDS
-            })),
+            round_constants: &wrap($table::ROUND_CONSTANTS),
+            mds: wrap($table::MDS),
         };
     };
 }
 
-u29_params!(
-    KIMCHI_FP,
-    KIMCHI_FP_X2,
-    Pallas,
-    ParamSet::Kimchi,
-    tables::kimchi_fp
-);
-u29_params!(
-    KIMCHI_FQ,
-    KIMCHI_FQ_X2,
-    Vesta,
-    ParamSet::Kimchi,
-    tables::kimchi_fq
-);
-u29_params!(
-    LEGACY_FP,
-    LEGACY_FP_X2,
-    Pallas,
-    ParamSet::Legacy,
-    tables::legacy_fp
-);
-u29_params!(
-    LEGACY_FQ,
-    LEGACY_FQ_X2,
-    Vesta,
-    ParamSet::Legacy,
-    tables::legacy_fq
-);
+u29_params!(KIMCHI_FP, KIMCHI_FP_X2, Pallas, ParamSet::Kimchi, kimchi_fp);
+u29_params!(KIMCHI_FQ, KIMCHI_FQ_X2, Vesta, ParamSet::Kimchi, kimchi_fq);
+u29_params!(LEGACY_FP, LEGACY_FP_X2, Pallas, ParamSet::Legacy, legacy_fp);
+u29_params!(LEGACY_FQ, LEGACY_FQ_X2, Vesta, ParamSet::Legacy, legacy_fq);
 
 /// The same constants as [`Fe29x2`] elements.
 const fn wrap<M: Modulus29, const ROWS: usize>(

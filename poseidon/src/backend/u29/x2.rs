@@ -72,8 +72,9 @@ fn square_columns(a: &Limbs2) -> Columns2 {
 #[inline(always)]
 fn reduce_add(t: &Columns2, high: &Limbs2, p: &[u64; LIMBS]) -> Limbs2 {
     let pj: [Pair; 5] = core::array::from_fn(|j| Pair::splat(p[j]));
+    // m_i · p_8 = m_i · 2^22: m < 2^29, so the product fits one extmul.
+    let p8 = Pair::splat(1 << 22);
     let mut m = [Pair::splat(0); LIMBS];
-    let mut m0 = Wide::ZERO;
     let mut carry = Wide::ZERO;
     for k in 0..LIMBS {
         let mut acc = t[k].add(carry);
@@ -83,12 +84,9 @@ fn reduce_add(t: &Columns2, high: &Limbs2, p: &[u64; LIMBS]) -> Limbs2 {
             }
         }
         if k == 8 {
-            acc = acc.add(m0.shl(22));
+            acc = acc.add(m[0].mul(p8));
         }
         let mk = acc.neg_low();
-        if k == 0 {
-            m0 = mk;
-        }
         m[k] = mk.pack();
         acc = acc.add(mk);
         carry = acc.shr_limb();
@@ -101,8 +99,7 @@ fn reduce_add(t: &Columns2, high: &Limbs2, p: &[u64; LIMBS]) -> Limbs2 {
                 acc = acc.add(m[k - j].mul(pj[j]));
             }
         }
-        // m_{k-8} · 2^22: m < 2^29 so the product fits one extmul with 2^22.
-        acc = acc.add(m[k - 8].mul(Pair::splat(1 << 22)));
+        acc = acc.add(m[k - 8].mul(p8));
         r[k - LIMBS] = acc.low().pack();
         carry = acc.shr_limb();
     }
