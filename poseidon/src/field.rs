@@ -77,6 +77,16 @@ pub trait FieldArith: Copy + Debug + Send + Sync + 'static {
         crate::permutation::rounds(params, state)
     }
 
+    /// Permutes many independent states (batch hashing, Merkle tree levels). The
+    /// default runs [`permute`](Self::permute) on each; a backend may run several
+    /// at once in SIMD lanes.
+    #[inline]
+    fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
+        for s in states {
+            Self::permute(params, s);
+        }
+    }
+
     /// The constants of a parameter set in this representation.
     fn params(set: ParamSet) -> &'static Params<Self>;
 }

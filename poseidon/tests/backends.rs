@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use ark_ff::{BigInt, Field};
 use common::SplitMix;
-use poseidon::backend::{u29, Reference, U29x2, U29};
+use poseidon::backend::{u29, Reference, U29x2, U29, U64};
 use poseidon::params::{ParamSet, Params};
 use poseidon::{Backend, FieldArith, Fp, Fq, PastaField};
 
@@ -198,6 +198,7 @@ each_backend! {
     default_chains => ChainBackend,
     u29_scalar => U29,
     u29x2 => U29x2,
+    u64 => U64,
 }
 
 /// Two permutations per call, one per lane, against two reference permutations.

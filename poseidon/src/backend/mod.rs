@@ -5,6 +5,7 @@
 //! | [`reference`] | ark-ff 0.5 Montgomery, 4×64-bit limbs (products through `u128`) | natively |
 //! | [`u29`] | Montgomery, 9×29-bit limbs in `u64` words, lazy reduction | on `wasm32` |
 //! | [`U29x2`] | the same, two S-boxes and MDS rows in SIMD lanes (`simd128`) | no |
+//! | [`u64x4`] ([`U64`]) | Montgomery, 4×64-bit limbs, Pasta-shaped reduction, fused MDS | on other 64-bit targets |
 //!
 //! To add a backend: implement [`FieldArith`](crate::FieldArith) for a type per
 //! field, name them in a [`Backend`](crate::Backend), add it to the
@@ -12,6 +13,17 @@
 
 pub mod reference;
 pub mod u29;
+pub mod u64x4;
 
 pub use reference::Reference;
 pub use u29::{U29x2, U29};
+pub use u64x4::U64;
+
+/// The Pallas base field's modulus (for [`Fp`](crate::Fp)): a type-level tag for
+/// the backends' per-modulus constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pallas;
+
+/// The Vesta base field's modulus (for [`Fq`](crate::Fq)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vesta;

@@ -28,6 +28,7 @@ use self::arith::{
     LIMBS,
 };
 use self::x2::Limbs2;
+pub use super::{Pallas, Vesta};
 use crate::field::{Backend, FieldArith};
 use crate::fields::{FpMontConfig, FqMontConfig};
 use crate::params::{tables, ParamSet, Params, Sbox, WIDTH};
@@ -50,14 +51,6 @@ pub trait Modulus29: Copy + fmt::Debug + Send + Sync + Eq + 'static {
     /// 2^256 mod p: Montgomery-multiplying x·2^261 by it gives ark-ff's x·2^256.
     const TO_ARK: [u64; LIMBS] = pow2_mod(256, &Self::P);
 }
-
-/// The Pallas base field's modulus (for [`Fp`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pallas;
-
-/// The Vesta base field's modulus (for [`Fq`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Vesta;
 
 impl Modulus29 for Pallas {
     const P: [u64; LIMBS] = from_u64x4(&<FpMontConfig as MontConfig<4>>::MODULUS.0);
@@ -213,7 +206,10 @@ macro_rules! u29_field {
                 if cfg!(target_arch = "wasm32") {
                     crate::permutation::rounds(params, state)
                 } else {
-                    permute_interleaved(params, state)
+                    let rows = params.schedule().1;
+                    crate::permutation::rounds_interleaved(params, state, |r, s| {
+                        Self::mix(&params.mds, s, &rows[r])
+                    })
                 }
             }
             fn params(set: ParamSet) -> &'static Params<Self> {
@@ -285,34 +281,6 @@ impl Backend for U29 {
 
 #[cfg(test)]
 mod tests;
-
-/// The rounds with each S-box step taken for all three elements before the next
-/// (x², then x⁴, …): three independent reduction chains side by side, which the
-/// CPU overlaps, instead of one element's four dependent products at a time.
-fn permute_interleaved<M: Modulus29>(params: &Params<Fe29<M>>, state: &mut [Fe29<M>; WIDTH])
-where
-    Fe29<M>: FieldArith,
-{
-    let (first, rows) = params.schedule();
-    if let Some(k) = first {
-        add_row(state, k);
-    }
-    let pow7 = params.set.sbox() == Sbox::Pow7;
-    let mut s = *state;
-    for row in rows {
-        let [a, b, c] = s;
-        let (a2, b2, c2) = (a.square(), b.square(), c.square());
-        let (a4, b4, c4) = (a2.square(), b2.square(), c2.square());
-        s = if pow7 {
-            let (a6, b6, c6) = (a4.mul(a2), b4.mul(b2), c4.mul(c2));
-            [a6.mul(a), b6.mul(b), c6.mul(c)]
-        } else {
-            [a4.mul(a), b4.mul(b), c4.mul(c)]
-        };
-        s = Fe29::mix(&params.mds, &s, row);
-    }
-    *state = s;
-}
 
 /// Whether the two-lane code ([`U29x2`], [`permute_x2`]) runs on Wasm SIMD in this
 /// build (wasm32 with `+simd128`); elsewhere it runs on plain 64-bit lanes.

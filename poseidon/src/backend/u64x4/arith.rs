@@ -1,0 +1,298 @@
+//! Montgomery arithmetic on 4 limbs of 64 bits (R = 2^256), specialised to the Pasta primes.
+//!
+//! `const fn` on `[u64; 4]`, so the same code converts constant tables at compile
+//! time and runs in the permutation. Products go through `u128`, which x86-64 and
+//! AArch64 compile to one widening multiply.
+//!
+//! The primes: p = 2^254 + c with c < 2^127, so limb 2 of p is 0 and limb 3 is 2^62.
+//! The reduction step `t += m·p·2^(64i)` therefore multiplies only by p_0 and p_1,
+//! skips limb 2 and adds `m·2^62` as two shifted words.
+//!
+//! Bounds (checked by `debug_assert!` where values enter):
+//! - An element is *reduced*: value < p. Every public operation returns a reduced value.
+//! - [`reduce`] needs T < p·2^256 and returns (T + m·p)/2^256 < 2p, which one masked
+//!   subtraction brings below p. A product of reduced values is < p² < p·2^256; a sum
+//!   of three such products plus one reduced value is < 3p² + p < p·2^256 (3p < 2^256).
+//! - Since p > 2^254 = R/4, values in [p, 2p) cannot be fed back lazily: (2p)²/R + p
+//!   exceeds 2p. Hence the subtraction after each reduction.
+//!
+//! No branch depends on limb values; the conditional subtraction uses a mask.
+
+/// Limbs per element.
+pub(crate) const LIMBS: usize = 4;
+/// A double-width value: the 8 limbs of a product before reduction.
+pub(crate) type Wide = [u64; 2 * LIMBS];
+
+/// `a + b·c + carry` as (low word, high word); cannot overflow u128.
+#[inline(always)]
+const fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
+    let t = a as u128 + (b as u128) * (c as u128) + carry as u128;
+    (t as u64, (t >> 64) as u64)
+}
+
+/// `a + b + carry` as (sum word, carry word).
+#[inline(always)]
+const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
+    let t = a as u128 + b as u128 + carry as u128;
+    (t as u64, (t >> 64) as u64)
+}
+
+/// `a − b − borrow` as (difference word, borrow ∈ {0, 1}).
+#[inline(always)]
+const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
+    // Two flag-producing subtractions: LLVM turns the chain into `sbb`.
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(borrow);
+    (d, (b1 | b2) as u64)
+}
+
+/// Whether p has the shape the reduction relies on.
+pub(crate) const fn is_pasta_shaped(p: &[u64; LIMBS]) -> bool {
+    p[0] & 1 == 1 && p[2] == 0 && p[3] == 1 << 62
+}
+
+/// Whether `x < p` (as integers).
+pub(crate) const fn is_reduced(x: &[u64; LIMBS], p: &[u64; LIMBS]) -> bool {
+    let mut i = LIMBS;
+    while i > 0 {
+        i -= 1;
+        if x[i] != p[i] {
+            return x[i] < p[i];
+        }
+    }
+    false
+}
+
+/// The full 512-bit product a·b (schoolbook, 16 word products).
+#[inline(always)]
+pub(crate) const fn mul_wide(a: &[u64; LIMBS], b: &[u64; LIMBS]) -> Wide {
+    let mut t = [0u64; 2 * LIMBS];
+    let mut i = 0;
+    while i < LIMBS {
+        let mut carry = 0;
+        let mut j = 0;
+        while j < LIMBS {
+            (t[i + j], carry) = mac(t[i + j], a[i], b[j], carry);
+            j += 1;
+        }
+        t[i + LIMBS] = carry;
+        i += 1;
+    }
+    t
+}
+
+/// a², with each cross product computed once and doubled (10 word products).
+#[inline(always)]
+pub(crate) const fn square_wide(a: &[u64; LIMBS]) -> Wide {
+    let mut t = [0u64; 2 * LIMBS];
+    // Cross products a_i·a_j, i < j; row i's carry lands in the still-empty word i + 4.
+    let mut i = 0;
+    while i < LIMBS {
+        let mut carry = 0;
+        let mut j = i + 1;
+        while j < LIMBS {
+            (t[i + j], carry) = mac(t[i + j], a[i], a[j], carry);
+            j += 1;
+        }
+        t[i + LIMBS] = carry;
+        i += 1;
+    }
+    // Double (the cross sum is < 2^511, so nothing leaves the top word).
+    let mut k = 2 * LIMBS - 1;
+    while k > 0 {
+        t[k] = (t[k] << 1) | (t[k - 1] >> 63);
+        k -= 1;
+    }
+    t[0] <<= 1;
+    // Add the squares on the diagonal.
+    let mut carry = 0;
+    let mut i = 0;
+    while i < LIMBS {
+        (t[2 * i], carry) = mac(t[2 * i], a[i], a[i], carry);
+        (t[2 * i + 1], carry) = adc(t[2 * i + 1], 0, carry);
+        i += 1;
+    }
+    t
+}
+
+/// `a + b` on double-width values; the caller guarantees the sum is < 2^512.
+#[inline(always)]
+pub(crate) const fn add_wide(a: &Wide, b: &Wide) -> Wide {
+    let mut t = [0u64; 2 * LIMBS];
+    let mut carry = 0;
+    let mut k = 0;
+    while k < 2 * LIMBS {
+        (t[k], carry) = adc(a[k], b[k], carry);
+        k += 1;
+    }
+    t
+}
+
+/// `a + b` where `b` has 4 limbs (added at the low end); sum < 2^512.
+#[inline(always)]
+pub(crate) const fn add_low(a: &Wide, b: &[u64; LIMBS]) -> Wide {
+    let mut t = *a;
+    let mut carry = 0;
+    let mut k = 0;
+    while k < 2 * LIMBS {
+        let bk = if k < LIMBS { b[k] } else { 0 };
+        (t[k], carry) = adc(t[k], bk, carry);
+        k += 1;
+    }
+    t
+}
+
+/// Montgomery reduction (T + m·p) / 2^256 for the m that clears the low 256 bits.
+/// Needs T < p·2^256; returns a value < 2p (not yet below p).
+#[inline(always)]
+pub(crate) const fn reduce(t: &Wide, p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+    let mut t = *t;
+    // Carry out of word i + 4 from step i, added at step i + 1 (same word position).
+    let mut pending = 0u64;
+    let mut i = 0;
+    while i < LIMBS {
+        let m = t[i].wrapping_mul(inv);
+        let (_, c) = mac(t[i], m, p[0], 0); // low word becomes 0 by the choice of m
+        let (x, c) = mac(t[i + 1], m, p[1], c);
+        t[i + 1] = x;
+        let (x, c) = adc(t[i + 2], 0, c); // p_2 = 0
+        t[i + 2] = x;
+        let (x, c) = adc(t[i + 3], m << 62, c); // m·p_3 = m·2^62: low part
+        t[i + 3] = x;
+        // High part of m·2^62, this step's carry and the previous step's: < 2^65.
+        let s = t[i + 4] as u128 + (m >> 2) as u128 + c as u128 + pending as u128;
+        t[i + 4] = s as u64;
+        pending = (s >> 64) as u64;
+        i += 1;
+    }
+    // T + m·p < 2·p·2^256 < 2^512: nothing carries out of the top word.
+    debug_assert!(pending == 0);
+    [t[4], t[5], t[6], t[7]]
+}
+
+/// `x − p` if `x ≥ p`, else `x`: subtract p, then add it back under the borrow
+/// mask (arithmetic, not a select, so the compiler keeps it branch-free). The result
+/// is below p when x < 2p, and below x − p + … in general: below (α − 1)p for x < αp, α ≥ 2.
+#[inline(always)]
+pub(crate) const fn sub_p_if_ge(x: &[u64; LIMBS], p: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let mut d = [0u64; LIMBS];
+    let mut borrow = 0;
+    let mut k = 0;
+    while k < LIMBS {
+        (d[k], borrow) = sbb(x[k], p[k], borrow);
+        k += 1;
+    }
+    add_masked(&d, p, borrow)
+}
+
+/// `d + (p if flag == 1 else 0)` modulo 2^256, with `flag` ∈ {0, 1} turned into a mask.
+#[inline(always)]
+const fn add_masked(d: &[u64; LIMBS], p: &[u64; LIMBS], flag: u64) -> [u64; LIMBS] {
+    let mask = 0u64.wrapping_sub(flag);
+    let mut out = [0u64; LIMBS];
+    let mut carry = 0;
+    let mut k = 0;
+    while k < LIMBS {
+        (out[k], carry) = adc(d[k], p[k] & mask, carry);
+        k += 1;
+    }
+    out
+}
+
+/// Montgomery product a·b/2^256 mod p of reduced inputs; reduced output.
+#[inline(always)]
+pub(crate) const fn mont_mul(a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+    sub_p_if_ge(&reduce(&mul_wide(a, b), p, inv), p)
+}
+
+/// Montgomery square a²/2^256 mod p of a reduced input; reduced output.
+#[inline(always)]
+pub(crate) const fn mont_square(a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+    sub_p_if_ge(&reduce(&square_wide(a), p, inv), p)
+}
+
+/// (a + b) mod p for reduced inputs: a + b < 2p < 2^256, then one masked subtraction.
+#[inline(always)]
+pub(crate) const fn add_mod(a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let mut s = [0u64; LIMBS];
+    let mut carry = 0;
+    let mut k = 0;
+    while k < LIMBS {
+        (s[k], carry) = adc(a[k], b[k], carry);
+        k += 1;
+    }
+    sub_p_if_ge(&s, p)
+}
+
+/// (a − b) mod p for reduced inputs: a − b, plus p under a mask when it borrowed.
+#[inline(always)]
+pub(crate) const fn sub_mod(a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let mut d = [0u64; LIMBS];
+    let mut borrow = 0;
+    let mut k = 0;
+    while k < LIMBS {
+        (d[k], borrow) = sbb(a[k], b[k], borrow);
+        k += 1;
+    }
+    add_masked(&d, p, borrow)
+}
+
+/// One output of the MDS layer with its round constant: (Σ m_j·s_j + k_R) / 2^256 mod p,
+/// where `k_r` is the constant multiplied by 2^256 once more (so the reduction turns
+/// it into the constant). Three products summed unreduced, one reduction, one masked
+/// subtraction: for reduced `s` the sum is < 3p² + p < p·2^256 and the output < p;
+/// for the lazy S-box outputs of the permutation (< 1.53125p) it is < 1.25p.
+#[inline(always)]
+pub(crate) const fn dot3_add(
+    m: &[[u64; LIMBS]; 3],
+    s: &[[u64; LIMBS]; 3],
+    k_r: &[u64; LIMBS],
+    p: &[u64; LIMBS],
+    inv: u64,
+) -> [u64; LIMBS] {
+    let t = add_wide(&mul_wide(&m[0], &s[0]), &mul_wide(&m[1], &s[1]));
+    let t = add_low(&add_wide(&t, &mul_wide(&m[2], &s[2])), k_r);
+    sub_p_if_ge(&reduce(&t, p, inv), p)
+}
+
+/// `p + p/2^a + p/2^b` (b = 0 omits the second term): bounds for lazy values.
+pub(crate) const fn bound(p: &[u64; LIMBS], a: u32, b: u32) -> [u64; LIMBS] {
+    let mut out = *p;
+    let mut s = 0;
+    while s < 2 {
+        let sh = if s == 0 { a } else { b };
+        if sh > 0 {
+            let mut q = [0u64; LIMBS];
+            let mut k = 0;
+            while k < LIMBS {
+                q[k] = p[k] >> sh;
+                if k + 1 < LIMBS {
+                    q[k] |= p[k + 1] << (64 - sh);
+                }
+                k += 1;
+            }
+            let mut carry = 0;
+            let mut k = 0;
+            while k < LIMBS {
+                (out[k], carry) = adc(out[k], q[k], carry);
+                k += 1;
+            }
+        }
+        s += 1;
+    }
+    out
+}
+
+/// Montgomery product without the final subtraction: (a·b + m·p)/2^256 < a·b/2^256 + p.
+/// The permutation tracks the bounds (see `permute_lazy`); needs a·b < 2^256·(2^256 − p).
+#[inline(always)]
+pub(crate) const fn mont_mul_lazy(a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+    reduce(&mul_wide(a, b), p, inv)
+}
+
+/// Montgomery square without the final subtraction; as [`mont_mul_lazy`].
+#[inline(always)]
+pub(crate) const fn mont_square_lazy(a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+    reduce(&square_wide(a), p, inv)
+}
+
