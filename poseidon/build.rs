@@ -1,6 +1,6 @@
 //! Picks the default arithmetic backend: `u29` on wasm32 (no 64×64→128 multiply
-//! there), `reference` elsewhere. Override with
-//! `RUSTFLAGS='--cfg poseidon_backend="reference"'` (or "u29"); the allowed
+//! there), `u64` on other 64-bit targets, `reference` elsewhere. Override with
+//! `RUSTFLAGS='--cfg poseidon_backend="reference"'` (or "u29", "u64"); the allowed
 //! values are declared in the workspace's `unexpected_cfgs` lint, so a typo fails.
 
 fn main() {
@@ -11,7 +11,12 @@ fn main() {
         Ok(chosen) => (chosen, "override"),
         Err(_) => {
             let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
-            let default = if arch == "wasm32" { "u29" } else { "reference" };
+            let width = std::env::var("CARGO_CFG_TARGET_POINTER_WIDTH").unwrap_or_default();
+            let default = match (arch.as_str(), width.as_str()) {
+                ("wasm32", _) => "u29",
+                (_, "64") => "u64",
+                _ => "reference",
+            };
             println!("cargo::rustc-cfg=poseidon_backend=\"{default}\"");
             (default.to_owned(), "target")
         }

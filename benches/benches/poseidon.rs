@@ -4,6 +4,9 @@
 //!   absorbs the previous digest and squeezes (one permutation per iteration);
 //! - `Poseidon/permutation/<backend>`: one bare kimchi permutation over Fp;
 //! - `Poseidon/hash/<backend>/<n>`: hashing n = 2, 16, 128 elements;
+//! - `Poseidon/permute_many/<backend>/<n>`: n = 8, 64 independent permutations in one
+//!   call (throughput in permutations; `u64` uses AVX-512 IFMA when the CPU has it,
+//!   `u64-portable` is its fallback, a loop of single permutations);
 //! - `Field/mul/<backend>`, `Field/square/<backend>`: one Fp operation, as a
 //!   dependent chain (latency, as inside the permutation).
 //!
@@ -71,6 +74,34 @@ fn permutation_x2(g: &mut BenchmarkGroup<'_, WallTime>) {
     });
 }
 
+/// n independent kimchi permutations in one call (the shape of a Merkle tree level).
+fn permute_many<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
+    let v = inputs(3 * n);
+    let mut states: Vec<[B::Fp; 3]> = v
+        .chunks(3)
+        .map(|c| [0, 1, 2].map(|i| B::Fp::from_field(c[i])))
+        .collect();
+    let params = B::Fp::params(ParamSet::Kimchi);
+    g.bench_function(
+        BenchmarkId::new(format!("permute_many/{}", B::NAME), n),
+        |b| b.iter(|| B::Fp::permute_many(params, black_box(&mut states))),
+    );
+}
+
+/// The `u64` batch without SIMD lanes (what runs where the CPU lacks IFMA).
+fn permute_many_portable(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
+    use poseidon::backend::u64x4::{permute_many_portable, Fp64};
+    let v = inputs(3 * n);
+    let mut states: Vec<[Fp64; 3]> = v
+        .chunks(3)
+        .map(|c| [0, 1, 2].map(|i| Fp64::from_field(c[i])))
+        .collect();
+    let params = Fp64::params(ParamSet::Kimchi);
+    g.bench_function(BenchmarkId::new("permute_many/u64-portable", n), |b| {
+        b.iter(|| permute_many_portable(params, black_box(&mut states)))
+    });
+}
+
 fn hash_n<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
     let xs = inputs(n);
     g.bench_with_input(
@@ -88,6 +119,11 @@ fn bench_poseidon(c: &mut Criterion) {
     for n in [2, 16, 128] {
         g.throughput(Throughput::Elements(n as u64));
         for_each_backend!(hash_n(&mut g, n));
+    }
+    for n in [8, 64] {
+        g.throughput(Throughput::Elements(n as u64));
+        for_each_backend!(permute_many(&mut g, n));
+        permute_many_portable(&mut g, n);
     }
     g.finish();
 }

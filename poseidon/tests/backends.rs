@@ -172,6 +172,47 @@ where
     }
 }
 
+/// The batch path: `permute_many` on batches of every size around the lane counts
+/// (1, odd, one short of and one past a multiple of 8), so every lane and the
+/// padded tail are checked; `hash_many` on inputs of mixed lengths 0..=20.
+fn batch_agrees_with_reference<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
+    let mut rng = SplitMix(seed);
+    let edges = edge_values::<F>();
+    for set in ParamSet::ALL {
+        for n in [1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 64] {
+            let states: Vec<[F; 3]> = (0..n)
+                .map(|i| {
+                    if i % 4 == 3 {
+                        core::array::from_fn(|e| edges[(i + 3 * e) % edges.len()])
+                    } else {
+                        core::array::from_fn(|_| rng.element())
+                    }
+                })
+                .collect();
+            let mut got = states.clone();
+            poseidon::permute_many_with::<F, B>(set, &mut got);
+            for (i, (g, mut want)) in got.iter().zip(states).enumerate() {
+                poseidon::permute_with::<F, Reference>(set, &mut want);
+                assert_eq!(*g, want, "{} {set} batch of {n}, state {i}", B::NAME);
+            }
+        }
+        let inputs: Vec<Vec<F>> = (0..45)
+            .map(|i| (0..(i * 7) % 21).map(|_| rng.element()).collect())
+            .collect();
+        let got = poseidon::hash_many_with::<F, B, _>(set, &inputs);
+        for (g, x) in got.iter().zip(&inputs) {
+            assert_eq!(
+                *g,
+                poseidon::hash_with::<F, Reference>(set, x),
+                "{} {set} hash_many, length {}",
+                B::NAME,
+                x.len()
+            );
+        }
+        assert!(poseidon::hash_many_with::<F, B, Vec<F>>(set, &[]).is_empty());
+    }
+}
+
 macro_rules! each_backend {
     ($($name:ident => $backend:ty),* $(,)?) => {
         $(mod $name {
@@ -188,6 +229,10 @@ macro_rules! each_backend {
             fn chain_fp() { chain_agrees::<Fp, $backend>(); }
             #[test]
             fn chain_fq() { chain_agrees::<Fq, $backend>(); }
+            #[test]
+            fn batch_fp() { batch_agrees_with_reference::<Fp, $backend>(104); }
+            #[test]
+            fn batch_fq() { batch_agrees_with_reference::<Fq, $backend>(105); }
         })*
     };
 }
@@ -232,6 +277,34 @@ fn batch_x2_fq() {
     batch_agrees::<Fq, u29::Vesta>(201);
 }
 
+/// The `u64` batch path without SIMD (what runs where the CPU lacks IFMA), and a
+/// note of which path `permute_many` takes on this machine.
+#[test]
+fn u64_portable_batch() {
+    use poseidon::backend::u64x4::{permute_many_portable, Fp64};
+    #[cfg(target_arch = "x86_64")]
+    eprintln!(
+        "u64 batch path on this CPU: {}",
+        if poseidon::backend::u64x4::ifma::available() {
+            "AVX-512 IFMA"
+        } else {
+            "portable"
+        }
+    );
+    let mut rng = SplitMix(300);
+    for set in ParamSet::ALL {
+        let states: Vec<[Fp; 3]> = (0..11)
+            .map(|_| core::array::from_fn(|_| rng.element()))
+            .collect();
+        let mut got: Vec<[Fp64; 3]> = states.iter().map(|s| s.map(Fp64::from_field)).collect();
+        permute_many_portable(Fp64::params(set), &mut got);
+        for (g, mut want) in got.iter().zip(states) {
+            poseidon::permute_with::<Fp, Reference>(set, &mut want);
+            assert_eq!(g.map(FieldArith::to_field), want);
+        }
+    }
+}
+
 #[test]
 fn default_backend_follows_the_target() {
     let (name, reason) = poseidon::DEFAULT_BACKEND;
@@ -239,6 +312,8 @@ fn default_backend_follows_the_target() {
     if reason == "target" {
         let expected = if cfg!(target_arch = "wasm32") {
             "u29"
+        } else if cfg!(target_pointer_width = "64") {
+            "u64"
         } else {
             "reference"
         };

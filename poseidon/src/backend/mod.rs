@@ -2,7 +2,7 @@
 //!
 //! | backend | representation | selected by default |
 //! | --- | --- | --- |
-//! | [`reference`] | ark-ff 0.5 Montgomery, 4×64-bit limbs (products through `u128`) | natively |
+//! | [`reference`] | ark-ff 0.5 Montgomery, 4×64-bit limbs (products through `u128`) | on 32-bit non-Wasm targets |
 //! | [`u29`] | Montgomery, 9×29-bit limbs in `u64` words, lazy reduction | on `wasm32` |
 //! | [`U29x2`] | the same, two S-boxes and MDS rows in SIMD lanes (`simd128`) | no |
 //! | [`u64x4`] ([`U64`]) | Montgomery, 4×64-bit limbs, Pasta-shaped reduction, fused MDS | on other 64-bit targets |

@@ -212,6 +212,17 @@ macro_rules! u29_field {
                     })
                 }
             }
+            /// Two states at a time in the two lanes ([`permute_x2`]), the odd one alone.
+            fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
+                let mut pairs = states.chunks_exact_mut(2);
+                for pair in &mut pairs {
+                    let pair: &mut [[Self; WIDTH]; 2] = pair.try_into().expect("chunks of 2");
+                    permute_x2(params, pair);
+                }
+                for s in pairs.into_remainder() {
+                    Self::permute(params, s);
+                }
+            }
             fn params(set: ParamSet) -> &'static Params<Self> {
                 match set {
                     ParamSet::Kimchi => &$kimchi,

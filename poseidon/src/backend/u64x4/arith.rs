@@ -201,7 +201,12 @@ const fn add_masked(d: &[u64; LIMBS], p: &[u64; LIMBS], flag: u64) -> [u64; LIMB
 
 /// Montgomery product a·b/2^256 mod p of reduced inputs; reduced output.
 #[inline(always)]
-pub(crate) const fn mont_mul(a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+pub(crate) const fn mont_mul(
+    a: &[u64; LIMBS],
+    b: &[u64; LIMBS],
+    p: &[u64; LIMBS],
+    inv: u64,
+) -> [u64; LIMBS] {
     sub_p_if_ge(&reduce(&mul_wide(a, b), p, inv), p)
 }
 
@@ -286,7 +291,12 @@ pub(crate) const fn bound(p: &[u64; LIMBS], a: u32, b: u32) -> [u64; LIMBS] {
 /// Montgomery product without the final subtraction: (a·b + m·p)/2^256 < a·b/2^256 + p.
 /// The permutation tracks the bounds (see `permute_lazy`); needs a·b < 2^256·(2^256 − p).
 #[inline(always)]
-pub(crate) const fn mont_mul_lazy(a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+pub(crate) const fn mont_mul_lazy(
+    a: &[u64; LIMBS],
+    b: &[u64; LIMBS],
+    p: &[u64; LIMBS],
+    inv: u64,
+) -> [u64; LIMBS] {
     reduce(&mul_wide(a, b), p, inv)
 }
 
@@ -295,4 +305,3 @@ pub(crate) const fn mont_mul_lazy(a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; 
 pub(crate) const fn mont_square_lazy(a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
     reduce(&square_wide(a), p, inv)
 }
-

@@ -17,6 +17,11 @@
 //! run 8 lanes of AVX-512 IFMA when the CPU has it ([`ifma`]), chosen at run time.
 
 mod arith;
+#[cfg(target_arch = "x86_64")]
+pub mod ifma;
+// Without IFMA (e.g. on wasm32) only the tables and the tests use it.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+mod lanes52;
 #[cfg(test)]
 mod tests;
 
@@ -48,6 +53,11 @@ pub trait Modulus64: Copy + fmt::Debug + Send + Sync + Eq + 'static {
     const STATE_BOUND: [u64; LIMBS] = bound(&Self::P, 2, 0);
     /// 1.53125p: S-box values stay below it.
     const SBOX_BOUND: [u64; LIMBS] = bound(&Self::P, 1, 5);
+    /// 2^260 mod p: a Montgomery product (R = 2^256) with it multiplies by 2^4,
+    /// moving from R = 2^256 to the batch path's R = 2^260.
+    const TO52: [u64; LIMBS] = mont_mul(&Self::R2, &[16, 0, 0, 0], &Self::P, Self::INV);
+    /// p in 52-bit limbs.
+    const P52: [u64; lanes52::LIMBS] = lanes52::split(&Self::P);
 }
 
 impl Modulus64 for Pallas {
@@ -63,6 +73,8 @@ impl Modulus64 for Vesta {
 }
 
 const _: () = assert!(is_pasta_shaped(&Pallas::P) && is_pasta_shaped(&Vesta::P));
+const _: () =
+    assert!(lanes52::is_pasta_shaped(&Pallas::P52) && lanes52::is_pasta_shaped(&Vesta::P52));
 const _: () = assert!(Pallas::INV.wrapping_mul(Pallas::P[0]) == u64::MAX);
 const _: () = assert!(Vesta::INV.wrapping_mul(Vesta::P[0]) == u64::MAX);
 
@@ -121,6 +133,25 @@ fn mix_folded<M: Modulus64>(
 pub struct Tables64<M: 'static, const ROWS: usize> {
     params: Params<Fe64<M>>,
     folded: [[[u64; LIMBS]; WIDTH]; ROWS],
+    /// The same constants for the batch path (52-bit limbs, R = 2^260).
+    lanes: lanes52::Tables52<ROWS>,
+}
+
+/// The limbs of a table of elements.
+const fn raw<M: Modulus64, const ROWS: usize>(
+    t: &[[Fe64<M>; WIDTH]; ROWS],
+) -> [[[u64; LIMBS]; WIDTH]; ROWS] {
+    let mut out = [[[0; LIMBS]; WIDTH]; ROWS];
+    let mut r = 0;
+    while r < ROWS {
+        let mut c = 0;
+        while c < WIDTH {
+            out[r][c] = t[r][c].0;
+            c += 1;
+        }
+        r += 1;
+    }
+    out
 }
 
 const fn convert<C: MontConfig<4>, M: Modulus64, const ROWS: usize>(
@@ -163,14 +194,22 @@ macro_rules! u64_tables {
             pub(super) const ROWS: usize = tables::$table::ROUND_CONSTANTS.len();
             pub(super) const ROUND_CONSTANTS: [[Fe64<$modulus>; WIDTH]; ROWS] =
                 convert(&tables::$table::ROUND_CONSTANTS);
+            pub(super) const MDS: [[Fe64<$modulus>; WIDTH]; WIDTH] = convert(&tables::$table::MDS);
         }
         static $name: Tables64<$modulus, { $table::ROWS }> = Tables64 {
             params: Params {
                 set: $set,
                 round_constants: &$table::ROUND_CONSTANTS,
-                mds: convert(&tables::$table::MDS),
+                mds: $table::MDS,
             },
             folded: fold(&$table::ROUND_CONSTANTS),
+            lanes: lanes52::Tables52::new(
+                &raw(&$table::ROUND_CONSTANTS),
+                &raw(&$table::MDS),
+                &<$modulus>::TO52,
+                &<$modulus>::P,
+                <$modulus>::INV,
+            ),
         };
     };
 }
@@ -191,8 +230,10 @@ u64_tables!(LEGACY_FQ, Vesta, ParamSet::Legacy, legacy_fq);
 ///
 /// Only the state leaving the permutation is brought below p (one more subtraction).
 #[inline(always)]
-fn permute_lazy<M: Modulus64, const ROWS: usize>(tables: &Tables64<M, ROWS>, state: &mut [Fe64<M>; WIDTH])
-where
+fn permute_lazy<M: Modulus64, const ROWS: usize>(
+    tables: &Tables64<M, ROWS>,
+    state: &mut [Fe64<M>; WIDTH],
+) where
     Fe64<M>: FieldArith,
 {
     let params = &tables.params;
@@ -217,11 +258,23 @@ where
         let (a2, b2, c2) = (sq(&a, p, inv), sq(&b, p, inv), sq(&c, p, inv));
         let (a4, b4, c4) = (sq(&a2, p, inv), sq(&b2, p, inv), sq(&c2, p, inv));
         let x = if pow7 {
-            let (a6, b6, c6) = (mul(&a4, &a2, p, inv), mul(&b4, &b2, p, inv), mul(&c4, &c2, p, inv));
+            let (a6, b6, c6) = (
+                mul(&a4, &a2, p, inv),
+                mul(&b4, &b2, p, inv),
+                mul(&c4, &c2, p, inv),
+            );
             debug_assert!([a6, b6, c6].iter().all(|x| is_reduced(x, &M::SBOX_BOUND)));
-            [mul(&a6, &a, p, inv), mul(&b6, &b, p, inv), mul(&c6, &c, p, inv)]
+            [
+                mul(&a6, &a, p, inv),
+                mul(&b6, &b, p, inv),
+                mul(&c6, &c, p, inv),
+            ]
         } else {
-            [mul(&a4, &a, p, inv), mul(&b4, &b, p, inv), mul(&c4, &c, p, inv)]
+            [
+                mul(&a4, &a, p, inv),
+                mul(&b4, &b, p, inv),
+                mul(&c4, &c, p, inv),
+            ]
         };
         debug_assert!(x.iter().all(|x| is_reduced(x, &M::SBOX_BOUND)));
         s = core::array::from_fn(|i| dot3_add(&mds[i], &x, &k_r[i], p, inv));
@@ -288,7 +341,10 @@ macro_rules! u64_field {
                 }
             }
             fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
-                permute_many(params, states)
+                match params.set {
+                    ParamSet::Kimchi => permute_many(&$kimchi, states),
+                    ParamSet::Legacy => permute_many(&$legacy, states),
+                }
             }
             fn params(set: ParamSet) -> &'static Params<Self> {
                 match set {
@@ -305,14 +361,20 @@ u64_field!(Fq, Vesta, KIMCHI_FQ, LEGACY_FQ);
 
 /// The batch path: 8 lanes of AVX-512 IFMA when this CPU has them, else one
 /// permutation after another.
-fn permute_many<M: Modulus64>(params: &Params<Fe64<M>>, states: &mut [[Fe64<M>; WIDTH]])
-where
+fn permute_many<M: Modulus64, const ROWS: usize>(
+    tables: &Tables64<M, ROWS>,
+    states: &mut [[Fe64<M>; WIDTH]],
+) where
     Fe64<M>: FieldArith,
 {
-    permute_many_portable(params, states)
+    #[cfg(target_arch = "x86_64")]
+    if ifma::available() {
+        return ifma::permute_many(tables, states);
+    }
+    permute_many_portable(&tables.params, states)
 }
 
-/// One [`FieldArith::permute`] after another: the batch path without IFMA.
+/// The batch path without SIMD: [`FieldArith::permute`] on each state.
 pub fn permute_many_portable<M: Modulus64>(
     params: &Params<Fe64<M>>,
     states: &mut [[Fe64<M>; WIDTH]],

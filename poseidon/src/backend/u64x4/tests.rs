@@ -1,0 +1,364 @@
+//! Limb-level tests: the 64-bit arithmetic at the bounds the lazy permutation
+//! allows (values ≥ p included), and the 52-bit lane algorithm on portable lanes,
+//! whose operations assert the hardware's limits (operands < 2^52, no lane
+//! overflow). Both run natively and under wasmtime.
+
+use ark_ff::{AdditiveGroup, Field, PrimeField};
+
+use super::arith::*;
+use super::lanes52::{self, Lanes, Portable};
+use super::{Fe64, Modulus64, Pallas, Vesta};
+use crate::params::{ParamSet, WIDTH};
+use crate::{FieldArith, Fp, Fq, PastaField};
+
+/// Σ limb_i · base^i in the field.
+fn value<F: PrimeField>(x: &[u64], bits: u32) -> F {
+    let base = F::from(2u64).pow([bits as u64]);
+    x.iter()
+        .rev()
+        .fold(F::ZERO, |acc, &l| acc * base + F::from(l))
+}
+
+fn v64<F: PrimeField>(x: &[u64; LIMBS]) -> F {
+    value(x, 64)
+}
+
+/// 2^-bits.
+fn r_inv<F: PrimeField>(bits: u64) -> F {
+    F::from(2u64).pow([bits]).inverse().unwrap()
+}
+
+/// `x − 1` on 4 limbs (x > 0).
+fn dec(x: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let mut out = *x;
+    for l in out.iter_mut() {
+        let (d, borrow) = l.overflowing_sub(1);
+        *l = d;
+        if !borrow {
+            break;
+        }
+    }
+    out
+}
+
+/// A deterministic xorshift stream.
+struct Xs(u64);
+impl Xs {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// A value below `bound` (4 limbs), biased to the extremes.
+    fn below(&mut self, bound: &[u64; LIMBS]) -> [u64; LIMBS] {
+        loop {
+            let x: [u64; LIMBS] = core::array::from_fn(|i| match self.next() % 4 {
+                0 => bound[i],
+                1 => u64::MAX,
+                2 => 0,
+                _ => self.next(),
+            });
+            if is_reduced(&x, bound) {
+                return x;
+            }
+        }
+    }
+}
+
+/// Inputs below `bound`: 0, 1, p − 1, p, bound − 1, and biased random values.
+fn inputs<M: Modulus64>(bound: &[u64; LIMBS], seed: u64) -> Vec<[u64; LIMBS]> {
+    let mut rng = Xs(seed);
+    let mut v = vec![[0; LIMBS], [1, 0, 0, 0], dec(&M::P), M::P, dec(bound)];
+    v.extend((0..300).map(|_| rng.below(bound)));
+    v
+}
+
+fn lazy_products<F: PrimeField, M: Modulus64>() {
+    let xs = inputs::<M>(&M::SBOX_BOUND, 1);
+    let rinv = r_inv::<F>(256);
+    // Any two factors below 1.53125p: (1.53125²/4 + 1)p < 1.625p.
+    let out_bound = bound(&M::P, 1, 3);
+    for (i, a) in xs.iter().enumerate() {
+        for b in xs.iter().skip(i % 7).step_by(7) {
+            let r = mont_mul_lazy(a, b, &M::P, M::INV);
+            assert_eq!(v64::<F>(&r), v64::<F>(a) * v64::<F>(b) * rinv);
+            assert!(is_reduced(&r, &out_bound), "{a:?}·{b:?} = {r:?}");
+        }
+        let r = mont_square_lazy(a, &M::P, M::INV);
+        assert_eq!(v64::<F>(&r), v64::<F>(a).square() * rinv);
+    }
+}
+
+/// The S-box chain from states below 1.25p stays below 1.53125p (the bound
+/// `permute_lazy` documents), also at the extremes.
+fn sbox_chain_bounds<F: PrimeField, M: Modulus64>() {
+    let rinv = r_inv::<F>(256);
+    for x in inputs::<M>(&M::STATE_BOUND, 4) {
+        let x2 = mont_square_lazy(&x, &M::P, M::INV);
+        let x4 = mont_square_lazy(&x2, &M::P, M::INV);
+        let x5 = mont_mul_lazy(&x4, &x, &M::P, M::INV);
+        let x6 = mont_mul_lazy(&x4, &x2, &M::P, M::INV);
+        let x7 = mont_mul_lazy(&x6, &x, &M::P, M::INV);
+        for y in [x2, x4, x5, x6, x7] {
+            assert!(is_reduced(&y, &M::SBOX_BOUND), "{x:?} → {y:?}");
+        }
+        // x⁷ in Montgomery form: x^7 · R^-6.
+        assert_eq!(v64::<F>(&x7), v64::<F>(&x).pow([7]) * rinv.pow([6]));
+    }
+}
+
+#[test]
+fn sbox_chain_bounds_fp() {
+    sbox_chain_bounds::<Fp, Pallas>();
+}
+
+#[test]
+fn sbox_chain_bounds_fq() {
+    sbox_chain_bounds::<Fq, Vesta>();
+}
+
+#[test]
+fn lazy_products_fp() {
+    lazy_products::<Fp, Pallas>();
+}
+
+#[test]
+fn lazy_products_fq() {
+    lazy_products::<Fq, Vesta>();
+}
+
+/// The MDS row at its worst case: constants p − 1, S-box outputs just below
+/// 1.53125p, folded constant p − 1: the output stays below 1.25p.
+fn mds_row_at_the_bounds<F: PrimeField, M: Modulus64>() {
+    let rinv = r_inv::<F>(256);
+    let xs = inputs::<M>(&M::SBOX_BOUND, 2);
+    let ms = inputs::<M>(&M::P, 3);
+    for (i, s0) in xs.iter().enumerate() {
+        let s = [*s0, xs[(i * 5 + 1) % xs.len()], xs[(i * 11 + 2) % xs.len()]];
+        let m = [
+            ms[i % ms.len()],
+            ms[(i + 1) % ms.len()],
+            ms[(i + 2) % ms.len()],
+        ];
+        let k = ms[(i * 3) % ms.len()];
+        let r = dot3_add(&m, &s, &k, &M::P, M::INV);
+        let want = (0..3).fold(v64::<F>(&k), |acc, j| {
+            acc + v64::<F>(&m[j]) * v64::<F>(&s[j])
+        });
+        assert_eq!(v64::<F>(&r), want * rinv);
+        assert!(is_reduced(&r, &M::STATE_BOUND), "{r:?}");
+    }
+    let worst = dot3_add(
+        &[dec(&M::P); 3],
+        &[dec(&M::SBOX_BOUND); 3],
+        &dec(&M::P),
+        &M::P,
+        M::INV,
+    );
+    assert!(is_reduced(&worst, &M::STATE_BOUND));
+}
+
+#[test]
+fn mds_row_at_the_bounds_fp() {
+    mds_row_at_the_bounds::<Fp, Pallas>();
+}
+
+#[test]
+fn mds_row_at_the_bounds_fq() {
+    mds_row_at_the_bounds::<Fq, Vesta>();
+}
+
+#[test]
+fn constants_and_shapes() {
+    fn check<F: PrimeField, M: Modulus64>() {
+        assert_eq!(v64::<F>(&M::R2), F::from(2u64).pow([512]));
+        assert_eq!(v64::<F>(&M::TO52), F::from(2u64).pow([260]));
+        assert_eq!(v64::<F>(&M::P), F::ZERO);
+        assert_eq!(lanes52::join(&M::P52), M::P);
+        assert_eq!(M::INV.wrapping_mul(M::P[0]), u64::MAX);
+        // 1.25p = p + ⌊p/4⌋ ≡ (p − 1)/4 since p ≡ 1 (mod 4); 1.53125p is below 2^255.
+        assert_eq!(v64::<F>(&M::STATE_BOUND) * F::from(4u64), -F::ONE);
+        assert!(M::SBOX_BOUND[3] < 1 << 63);
+    }
+    check::<Fp, Pallas>();
+    check::<Fq, Vesta>();
+}
+
+/// The reduction at its largest input, T = p·2^256 − 1.
+#[test]
+fn reduce_at_the_bound() {
+    fn check<F: PrimeField, M: Modulus64>() {
+        let mut t = [0u64; 2 * LIMBS];
+        t[LIMBS..].copy_from_slice(&M::P);
+        let t = {
+            let mut x = t;
+            for l in x.iter_mut() {
+                let (d, b) = l.overflowing_sub(1);
+                *l = d;
+                if !b {
+                    break;
+                }
+            }
+            x
+        };
+        let r = reduce(&t, &M::P, M::INV);
+        assert_eq!(v64::<F>(&r), value::<F>(&t, 64) * r_inv::<F>(256));
+        assert!(is_reduced(&sub_p_if_ge(&r, &M::P), &M::P));
+    }
+    check::<Fp, Pallas>();
+    check::<Fq, Vesta>();
+}
+
+/// Lane values at the extremes: 0, p − 1, and every normalized limb at its maximum
+/// (2^256 − 1, the largest value the lanes may hold).
+fn lane_edges<M: Modulus64>() -> Vec<[u64; lanes52::LIMBS]> {
+    let max = [u64::MAX; LIMBS];
+    let mut rng = Xs(9);
+    let mut v = vec![
+        lanes52::split(&[0; LIMBS]),
+        lanes52::split(&dec(&M::P)),
+        lanes52::split(&M::P),
+        lanes52::split(&max),
+    ];
+    v.extend((0..60).map(|_| lanes52::split(&rng.below(&max))));
+    v
+}
+
+fn lane_arithmetic<F: PrimeField, M: Modulus64>() {
+    const N: usize = 4;
+    let m = lanes52::Modulus::<Portable<N>>::new(&M::P52, M::INV);
+    let xs = lane_edges::<M>();
+    let rinv = r_inv::<F>(260);
+    let load = |v: [&[u64; lanes52::LIMBS]; N]| -> [Portable<N>; lanes52::LIMBS] {
+        core::array::from_fn(|j| Portable(core::array::from_fn(|l| v[l][j])))
+    };
+    let lane = |x: &[Portable<N>; lanes52::LIMBS], l: usize| -> [u64; lanes52::LIMBS] {
+        core::array::from_fn(|j| x[j].0[l])
+    };
+    for w in xs.windows(2 * N) {
+        let a = load(core::array::from_fn(|l| &w[l]));
+        let b = load(core::array::from_fn(|l| &w[N + l]));
+        let prod = lanes52::mul(&a, &b, &m);
+        let sq = lanes52::square(&a, &m);
+        for l in 0..N {
+            let (x, y) = (value::<F>(&w[l], 52), value::<F>(&w[N + l], 52));
+            let r = lane(&prod, l);
+            assert_eq!(value::<F>(&r, 52), x * y * rinv);
+            // Normalized and below 1.25p: limbs < 2^52, value < 2^256.
+            assert!(r[..4].iter().all(|&x| x <= lanes52::MASK) && r[4] < 1 << 48);
+            assert_eq!(value::<F>(&lane(&sq, l), 52), x * x * rinv);
+        }
+    }
+}
+
+#[test]
+fn lane_arithmetic_fp() {
+    lane_arithmetic::<Fp, Pallas>();
+}
+
+#[test]
+fn lane_arithmetic_fq() {
+    lane_arithmetic::<Fq, Vesta>();
+}
+
+/// Entering and leaving the lanes: x·2^256 → x·2^260 → x·2^256, including lane
+/// values ≥ p (up to 3p, as the permutation's state may be).
+fn lane_conversions<F: PrimeField + PastaField, M: Modulus64>()
+where
+    Fe64<M>: FieldArith<Field = F>,
+{
+    let mut rng = Xs(5);
+    for _ in 0..200 {
+        let x = rng.below(&M::P);
+        let l = lanes52::to_lanes(&x, &M::TO52, &M::P, M::INV);
+        assert_eq!(lanes52::from_lanes(&l, &M::P, M::INV), x);
+        // x + 2p (< 3p < 2^256): the same element, reduced on the way out.
+        let mut s = lanes52::join(&l);
+        for _ in 0..2 {
+            let mut c = 0u128;
+            for (sk, pk) in s.iter_mut().zip(M::P) {
+                c += *sk as u128 + pk as u128;
+                *sk = c as u64;
+                c >>= 64;
+            }
+        }
+        assert_eq!(lanes52::from_lanes(&lanes52::split(&s), &M::P, M::INV), x);
+    }
+}
+
+#[test]
+fn lane_conversions_fp() {
+    lane_conversions::<Fp, Pallas>();
+}
+
+#[test]
+fn lane_conversions_fq() {
+    lane_conversions::<Fq, Vesta>();
+}
+
+/// The lane permutation (portable lanes, 3 of them) against the reference, for
+/// both parameter sets, on edge and random states.
+fn lane_permutation<F: PastaField, M: Modulus64>(tables: impl Fn(ParamSet) -> LaneTables)
+where
+    Fe64<M>: FieldArith<Field = F>,
+{
+    const N: usize = 3;
+    let mut rng = Xs(11);
+    let edge = [F::ZERO, F::ONE, -F::ONE, -F::from(2u64)];
+    let m = lanes52::Modulus::<Portable<N>>::new(&M::P52, M::INV);
+    for set in ParamSet::ALL {
+        for round in 0..6 {
+            let states: [[F; WIDTH]; N] = core::array::from_fn(|l| {
+                core::array::from_fn(|e| {
+                    if round == 0 {
+                        edge[(l + e) % edge.len()]
+                    } else {
+                        F::from(rng.next()) * F::from(rng.next()).square().square()
+                    }
+                })
+            });
+            let mut s: [[Portable<N>; lanes52::LIMBS]; WIDTH] = core::array::from_fn(|e| {
+                let limbs: [[u64; lanes52::LIMBS]; N] = core::array::from_fn(|l| {
+                    let x = Fe64::<M>::from_field(states[l][e]);
+                    lanes52::to_lanes(x.limbs(), &M::TO52, &M::P, M::INV)
+                });
+                core::array::from_fn(|j| Portable(core::array::from_fn(|l| limbs[l][j])))
+            });
+            match tables(set) {
+                LaneTables::Kimchi(t) => lanes52::permute(t, false, true, &m, &mut s),
+                LaneTables::Legacy(t) => lanes52::permute(t, true, false, &m, &mut s),
+            }
+            for (l, st) in states.iter().enumerate() {
+                let mut want = *st;
+                crate::permute_with::<F, crate::backend::Reference>(set, &mut want);
+                let got: [F; WIDTH] = core::array::from_fn(|e| {
+                    let limbs = core::array::from_fn(|j| s[e][j].0[l]);
+                    Fe64::<M>::new(lanes52::from_lanes(&limbs, &M::P, M::INV)).to_field()
+                });
+                assert_eq!(got, want, "{set} lane {l}");
+            }
+        }
+    }
+}
+
+enum LaneTables {
+    Kimchi(&'static lanes52::Tables52<55>),
+    Legacy(&'static lanes52::Tables52<64>),
+}
+
+#[test]
+fn lane_permutation_fp() {
+    lane_permutation::<Fp, Pallas>(|set| match set {
+        ParamSet::Kimchi => LaneTables::Kimchi(&super::KIMCHI_FP.lanes),
+        ParamSet::Legacy => LaneTables::Legacy(&super::LEGACY_FP.lanes),
+    });
+}
+
+#[test]
+fn lane_permutation_fq() {
+    lane_permutation::<Fq, Vesta>(|set| match set {
+        ParamSet::Kimchi => LaneTables::Kimchi(&super::KIMCHI_FQ.lanes),
+        ParamSet::Legacy => LaneTables::Legacy(&super::LEGACY_FQ.lanes),
+    });
+}

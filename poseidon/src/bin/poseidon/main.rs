@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use ark_ff::BigInt;
-use poseidon::backend::{Reference, U29x2, U29};
+use poseidon::backend::{Reference, U29x2, U29, U64};
 use poseidon::vectors::{self, VectorError};
 use poseidon::{encoding, Backend, Error, FieldId, Fp, Fq, ParamSet, PastaField, WIDTH};
 
@@ -20,7 +20,8 @@ USAGE:
 
 Elements are 32 bytes of little-endian hex (64 digits), as in Mina's test vectors.
 Defaults: --params kimchi --field fp, and the build's default backend.
-Backends: reference (ark-ff), u29 (9x29-bit limbs), u29x2 (u29 over two lanes).
+Backends: reference (ark-ff), u29 (9x29-bit limbs), u29x2 (u29 over two lanes),
+u64 (4x64-bit limbs, Pasta-specialised).
 
 hash     absorbs the elements into a fresh sponge and prints one squeezed element.
 permute  prints the permutation of a three-element state, one element per line.
@@ -49,6 +50,7 @@ enum BackendName {
     Reference,
     U29,
     U29x2,
+    U64,
 }
 
 impl BackendName {
@@ -57,8 +59,9 @@ impl BackendName {
             "reference" => Ok(BackendName::Reference),
             "u29" => Ok(BackendName::U29),
             "u29x2" => Ok(BackendName::U29x2),
+            "u64" => Ok(BackendName::U64),
             _ => Err(usage_error(format!(
-                "unknown backend {s:?} (expected reference, u29 or u29x2)"
+                "unknown backend {s:?} (expected reference, u29, u29x2 or u64)"
             ))),
         }
     }
@@ -82,6 +85,10 @@ macro_rules! with_backend {
             }
             BackendName::U29x2 => {
                 type $b = U29x2;
+                $body
+            }
+            BackendName::U64 => {
+                type $b = U64;
                 $body
             }
         }

@@ -1,0 +1,136 @@
+//! The batch path on AVX-512 IFMA: 8 permutations at once, one per 64-bit lane
+//! of a 512-bit register ([`lanes52`](super::lanes52)'s algorithm on
+//! `vpmadd52luq`/`vpmadd52huq`). Chosen at run time ([`available`]); elsewhere
+//! the batch runs the scalar `u64` permutation in a loop.
+//!
+//! The only `unsafe` in the crate: intrinsics need the CPU feature, which
+//! [`available`] establishes before [`permute_many`] enters the
+//! `#[target_feature]` code, and unaligned loads/stores of 8 `u64`s from arrays
+//! of exactly that length.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::{
+    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64,
+    _mm512_madd52lo_epu64, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_srli_epi64,
+    _mm512_storeu_si512,
+};
+
+use super::lanes52::{self, Lanes, Modulus, LIMBS, MASK};
+use super::{Fe64, Modulus64, Tables64};
+use crate::params::{Sbox, WIDTH};
+
+/// Lanes of this width run per call.
+pub const LANES: usize = 8;
+
+/// Whether this CPU runs the IFMA batch path (AVX-512F and AVX-512 IFMA).
+pub fn available() -> bool {
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
+}
+
+/// A 512-bit register of 8 lanes. Only created inside [`permute_chunks`], which
+/// runs only when [`available`] holds.
+#[derive(Clone, Copy)]
+struct Ifma(__m512i);
+
+// SAFETY (every block below): these methods are inlined into `permute_chunks`,
+// a `#[target_feature(enable = "avx512f,avx512ifma")]` function entered only
+// after `available()` returned true.
+impl Lanes for Ifma {
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        Ifma(unsafe { _mm512_set1_epi64(x as i64) })
+    }
+    #[inline(always)]
+    fn load(x: &[u64]) -> Self {
+        let x: &[u64; LANES] = x.try_into().expect("8 lanes");
+        // SAFETY: reads 64 bytes from an array of 8 u64s; loadu has no alignment need.
+        Ifma(unsafe { _mm512_loadu_si512(x.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [u64]) {
+        let out: &mut [u64; LANES] = out.try_into().expect("8 lanes");
+        // SAFETY: writes 64 bytes into an array of 8 u64s.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        Ifma(unsafe { _mm512_add_epi64(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn madd_lo(self, a: Self, b: Self) -> Self {
+        Ifma(unsafe { _mm512_madd52lo_epu64(self.0, a.0, b.0) })
+    }
+    #[inline(always)]
+    fn madd_hi(self, a: Self, b: Self) -> Self {
+        Ifma(unsafe { _mm512_madd52hi_epu64(self.0, a.0, b.0) })
+    }
+    #[inline(always)]
+    fn quotient(t: Self, c: Self) -> Self {
+        // madd52lo reads only the low 52 bits of its operands: exactly t mod 2^52.
+        Ifma(unsafe { _mm512_madd52lo_epu64(_mm512_setzero_si512(), t.0, c.0) })
+    }
+    #[inline(always)]
+    fn shr52(self) -> Self {
+        Ifma(unsafe { _mm512_srli_epi64::<52>(self.0) })
+    }
+    #[inline(always)]
+    fn low52(self) -> Self {
+        Ifma(unsafe { _mm512_and_si512(self.0, _mm512_set1_epi64(MASK as i64)) })
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        Ifma(unsafe { _mm512_add_epi64(self.0, self.0) })
+    }
+}
+
+/// Permutes `states` 8 at a time (the last group padded with zero states).
+/// Panics if the CPU lacks IFMA; check [`available`] first.
+pub(crate) fn permute_many<M: Modulus64, const ROWS: usize>(
+    tables: &Tables64<M, ROWS>,
+    states: &mut [[Fe64<M>; WIDTH]],
+) {
+    assert!(available(), "this CPU has no AVX-512 IFMA");
+    // SAFETY: the CPU has AVX-512F and AVX-512 IFMA (checked just above).
+    unsafe { permute_chunks(tables, states) }
+}
+
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn permute_chunks<M: Modulus64, const ROWS: usize>(
+    tables: &Tables64<M, ROWS>,
+    states: &mut [[Fe64<M>; WIDTH]],
+) {
+    let (p, inv) = (&M::P, M::INV);
+    let modulus = Modulus::<Ifma>::new(&M::P52, M::INV);
+    let set = tables.params.set;
+    for chunk in states.chunks_mut(LANES) {
+        // Transpose: limb j of element e of every lane in one row.
+        let mut rows = [[[0u64; LANES]; LIMBS]; WIDTH];
+        for (lane, st) in chunk.iter().enumerate() {
+            for (e, x) in st.iter().enumerate() {
+                let l = lanes52::to_lanes(&x.0, &M::TO52, p, inv);
+                for (j, limb) in l.iter().enumerate() {
+                    rows[e][j][lane] = *limb;
+                }
+            }
+        }
+        let mut s = rows.map(|e| e.map(|l| Ifma::load(&l)));
+        lanes52::permute::<Ifma, ROWS>(
+            &tables.lanes,
+            set.initial_ark(),
+            set.sbox() == Sbox::Pow7,
+            &modulus,
+            &mut s,
+        );
+        for (e, x) in s.iter().enumerate() {
+            for (j, v) in x.iter().enumerate() {
+                v.store(&mut rows[e][j]);
+            }
+        }
+        for (lane, st) in chunk.iter_mut().enumerate() {
+            for (e, x) in st.iter_mut().enumerate() {
+                let l: [u64; LIMBS] = core::array::from_fn(|j| rows[e][j][lane]);
+                *x = Fe64::new(lanes52::from_lanes(&l, p, inv));
+            }
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! Many permutations at once: Montgomery arithmetic on 5 limbs of 52 bits
+//! (R = 2^260), one permutation per SIMD lane, written once over [`Lanes`].
+//!
+//! The shape is AVX-512 IFMA's: `vpmadd52luq`/`vpmadd52huq` add the low/high 52
+//! bits of a 52×52-bit product to a 64-bit lane. A product's columns collect
+//! those halves without carrying (≤ 30 terms < 2^52 each for an MDS row of three
+//! products, < 2^57); the reduction adds m·p column by column, p's limb 3 being
+//! zero for the Pasta primes.
+//!
+//! Bounds (ρ = p/2^260 < 2^-5.99): a Montgomery product of values below 2^256 is
+//! below 2^252 + p < 1.25p. The state leaves an MDS row below 3·1.25p·p·ρ + p + p
+//! (the round constant is added after the reduction) < 2.07p < 2^256, so every
+//! multiplication input stays below 2^256 and, normalized, has limbs < 2^52 with
+//! the top limb < 2^48. Values enter and leave through scalar code
+//! ([`to_lanes`], [`from_lanes`]), which converts between R = 2^256 and R = 2^260
+//! and reduces below p.
+
+use super::arith::{self, LIMBS as LIMBS64};
+
+/// Limb width.
+pub(crate) const BITS: u32 = 52;
+/// Low 52 bits.
+pub(crate) const MASK: u64 = (1 << BITS) - 1;
+/// Limbs per element: 5 × 52 = 260 bits.
+pub(crate) const LIMBS: usize = 5;
+
+/// A vector of 64-bit lanes with IFMA's operations.
+pub(crate) trait Lanes: Copy {
+    /// Every lane `x`.
+    fn splat(x: u64) -> Self;
+    /// From `N` values.
+    fn load(x: &[u64]) -> Self;
+    /// Into `N` values.
+    fn store(self, out: &mut [u64]);
+    /// Lane-wise wrapping addition.
+    fn add(self, b: Self) -> Self;
+    /// `self + low52(a·b)`; a and b must be < 2^52.
+    fn madd_lo(self, a: Self, b: Self) -> Self;
+    /// `self + high52(a·b)`; a and b must be < 2^52.
+    fn madd_hi(self, a: Self, b: Self) -> Self;
+    /// `low52((t mod 2^52)·c)` for any t: the reduction's quotient word.
+    fn quotient(t: Self, c: Self) -> Self;
+    /// `self >> 52`.
+    fn shr52(self) -> Self;
+    /// `self & (2^52 − 1)`.
+    fn low52(self) -> Self;
+    /// `self << 1`.
+    fn double(self) -> Self;
+}
+
+/// One element per lane: 5 limbs.
+pub(crate) type El<V> = [V; LIMBS];
+type Columns<V> = [V; 2 * LIMBS];
+
+/// Splits a value < 2^256 into 52-bit limbs.
+pub(crate) const fn split(x: &[u64; LIMBS64]) -> [u64; LIMBS] {
+    let mut out = [0u64; LIMBS];
+    let mut i = 0;
+    while i < LIMBS {
+        let bit = i * BITS as usize;
+        let (w, s) = (bit / 64, bit % 64);
+        let mut v = x[w] >> s;
+        if s + BITS as usize > 64 && w + 1 < LIMBS64 {
+            v |= x[w + 1] << (64 - s);
+        }
+        out[i] = v & MASK;
+        i += 1;
+    }
+    out
+}
+
+/// Joins normalized 52-bit limbs of a value < 2^256.
+pub(crate) const fn join(x: &[u64; LIMBS]) -> [u64; LIMBS64] {
+    let mut out = [0u64; LIMBS64];
+    let mut i = 0;
+    while i < LIMBS {
+        let bit = i * BITS as usize;
+        let (w, s) = (bit / 64, bit % 64);
+        out[w] |= x[i] << s;
+        if s + BITS as usize > 64 && w + 1 < LIMBS64 {
+            out[w + 1] |= x[i] >> (64 - s);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether p's 52-bit limb 3 is zero (the reduction skips it).
+pub(crate) const fn is_pasta_shaped(p: &[u64; LIMBS]) -> bool {
+    p[3] == 0 && p[4] < 1 << 47
+}
+
+/// The modulus and −p⁻¹ mod 2^52, splatted.
+#[derive(Clone, Copy)]
+pub(crate) struct Modulus<V> {
+    p: El<V>,
+    inv: V,
+}
+
+impl<V: Lanes> Modulus<V> {
+    #[inline(always)]
+    pub(crate) fn new(p: &[u64; LIMBS], inv: u64) -> Self {
+        Modulus {
+            p: p.map(V::splat),
+            inv: V::splat(inv & MASK),
+        }
+    }
+}
+
+/// Adds the columns of a·b to `t`.
+#[inline(always)]
+pub(crate) fn mac_columns<V: Lanes>(t: &mut Columns<V>, a: &El<V>, b: &El<V>) {
+    for i in 0..LIMBS {
+        for j in 0..LIMBS {
+            t[i + j] = t[i + j].madd_lo(a[i], b[j]);
+            t[i + j + 1] = t[i + j + 1].madd_hi(a[i], b[j]);
+        }
+    }
+}
+
+/// The columns of a², cross products once and doubled.
+#[inline(always)]
+fn square_columns<V: Lanes>(a: &El<V>) -> Columns<V> {
+    let mut t = [V::splat(0); 2 * LIMBS];
+    for i in 0..LIMBS {
+        for j in i + 1..LIMBS {
+            t[i + j] = t[i + j].madd_lo(a[i], a[j]);
+            t[i + j + 1] = t[i + j + 1].madd_hi(a[i], a[j]);
+        }
+    }
+    for x in t.iter_mut() {
+        *x = x.double();
+    }
+    for i in 0..LIMBS {
+        t[2 * i] = t[2 * i].madd_lo(a[i], a[i]);
+        t[2 * i + 1] = t[2 * i + 1].madd_hi(a[i], a[i]);
+    }
+    t
+}
+
+/// Montgomery reduction of the columns, then `k` added, then carries: (T + m·p)/2^260 + k,
+/// normalized. Needs the result < 2^256 (see the module bounds).
+#[inline(always)]
+pub(crate) fn reduce_add<V: Lanes>(mut t: Columns<V>, k: &El<V>, m: &Modulus<V>) -> El<V> {
+    for i in 0..LIMBS {
+        let q = V::quotient(t[i], m.inv);
+        for j in [0, 1, 2, 4] {
+            t[i + j] = t[i + j].madd_lo(q, m.p[j]);
+            t[i + j + 1] = t[i + j + 1].madd_hi(q, m.p[j]);
+        }
+        // The low 52 bits of t[i] are now zero; carry the rest up.
+        t[i + 1] = t[i + 1].add(t[i].shr52());
+    }
+    let mut r: El<V> = core::array::from_fn(|j| t[LIMBS + j].add(k[j]));
+    for j in 0..LIMBS - 1 {
+        r[j + 1] = r[j + 1].add(r[j].shr52());
+        r[j] = r[j].low52();
+    }
+    r
+}
+
+#[inline(always)]
+pub(crate) fn mul<V: Lanes>(a: &El<V>, b: &El<V>, m: &Modulus<V>) -> El<V> {
+    let mut t = [V::splat(0); 2 * LIMBS];
+    mac_columns(&mut t, a, b);
+    reduce_add(t, &[V::splat(0); LIMBS], m)
+}
+
+#[inline(always)]
+pub(crate) fn square<V: Lanes>(a: &El<V>, m: &Modulus<V>) -> El<V> {
+    reduce_add(square_columns(a), &[V::splat(0); LIMBS], m)
+}
+
+/// One parameter set's constants in 52-bit limbs, Montgomery form with R = 2^260.
+pub(crate) struct Tables52<const ROWS: usize> {
+    /// Round constants, every row (the legacy set's row 0 is added before round 1).
+    pub(crate) round_constants: [[[u64; LIMBS]; 3]; ROWS],
+    /// The MDS matrix.
+    pub(crate) mds: [[[u64; LIMBS]; 3]; 3],
+}
+
+impl<const ROWS: usize> Tables52<ROWS> {
+    /// From the 64-bit tables (x·2^256 mod p, < p): x·2^260 mod p via a Montgomery
+    /// product with 2^260 mod p, then split.
+    pub(crate) const fn new(
+        round_constants: &[[[u64; LIMBS64]; 3]; ROWS],
+        mds: &[[[u64; LIMBS64]; 3]; 3],
+        to52: &[u64; LIMBS64],
+        p: &[u64; LIMBS64],
+        inv: u64,
+    ) -> Self {
+        let mut out = Tables52 {
+            round_constants: [[[0; LIMBS]; 3]; ROWS],
+            mds: [[[0; LIMBS]; 3]; 3],
+        };
+        let mut r = 0;
+        while r < ROWS {
+            let mut c = 0;
+            while c < 3 {
+                out.round_constants[r][c] =
+                    split(&arith::mont_mul(&round_constants[r][c], to52, p, inv));
+                if r < 3 {
+                    out.mds[r][c] = split(&arith::mont_mul(&mds[r][c], to52, p, inv));
+                }
+                c += 1;
+            }
+            r += 1;
+        }
+        out
+    }
+}
+
+/// The permutation on `V::N` states at once; `states` in 52-bit limbs (R = 2^260),
+/// each < 2p. Interleaves the three S-box chains, as the scalar backend does.
+#[inline(always)]
+pub(crate) fn permute<V: Lanes, const ROWS: usize>(
+    tables: &Tables52<ROWS>,
+    initial_ark: bool,
+    pow7: bool,
+    m: &Modulus<V>,
+    s: &mut [El<V>; 3],
+) {
+    let splat = |x: &[u64; LIMBS]| x.map(V::splat);
+    let mds: [[El<V>; 3]; 3] = tables.mds.map(|r| r.map(|x| splat(&x)));
+    let mut rows = tables.round_constants.iter();
+    if initial_ark {
+        let k = rows.next().expect("the legacy set has an initial row");
+        // States enter below p, so x + k < 2p.
+        for (x, k) in s.iter_mut().zip(k) {
+            *x = add_normalize(x, &splat(k));
+        }
+    }
+    for k in rows {
+        let [a, b, c] = *s;
+        let (a2, b2, c2) = (square(&a, m), square(&b, m), square(&c, m));
+        let (a4, b4, c4) = (square(&a2, m), square(&b2, m), square(&c2, m));
+        let x = if pow7 {
+            let (a6, b6, c6) = (mul(&a4, &a2, m), mul(&b4, &b2, m), mul(&c4, &c2, m));
+            [mul(&a6, &a, m), mul(&b6, &b, m), mul(&c6, &c, m)]
+        } else {
+            [mul(&a4, &a, m), mul(&b4, &b, m), mul(&c4, &c, m)]
+        };
+        *s = core::array::from_fn(|i| {
+            let mut t = [V::splat(0); 2 * LIMBS];
+            for j in 0..3 {
+                mac_columns(&mut t, &mds[i][j], &x[j]);
+            }
+            reduce_add(t, &splat(&k[i]), m)
+        });
+    }
+}
+
+/// `a + b`, normalized.
+#[inline(always)]
+fn add_normalize<V: Lanes>(a: &El<V>, b: &El<V>) -> El<V> {
+    let mut r: El<V> = core::array::from_fn(|j| a[j].add(b[j]));
+    for j in 0..LIMBS - 1 {
+        r[j + 1] = r[j + 1].add(r[j].shr52());
+        r[j] = r[j].low52();
+    }
+    r
+}
+
+/// Scalar entry: ark-ff's limbs (x·2^256 mod p, < p) to x·2^260 mod p (< p) in 52-bit limbs.
+#[inline(always)]
+pub(crate) fn to_lanes(
+    x: &[u64; LIMBS64],
+    to52: &[u64; LIMBS64],
+    p: &[u64; LIMBS64],
+    inv: u64,
+) -> [u64; LIMBS] {
+    split(&arith::mont_mul(x, to52, p, inv))
+}
+
+/// Scalar exit: x·2^260 mod p (normalized, < 2^256 and < 3p) to ark-ff's fully
+/// reduced limbs: one subtraction brings it below 2p, the Montgomery product with
+/// 2^252 divides by 16 (< 2p/16 + p), a last subtraction below p.
+#[inline(always)]
+pub(crate) fn from_lanes(x: &[u64; LIMBS], p: &[u64; LIMBS64], inv: u64) -> [u64; LIMBS64] {
+    debug_assert!(x[..LIMBS - 1].iter().all(|&l| l <= MASK) && x[LIMBS - 1] < 1 << 48);
+    let v = arith::sub_p_if_ge(&join(x), p);
+    arith::sub_p_if_ge(&arith::reduce(&arith::mul_wide(&v, &FROM52), p, inv), p)
+}
+
+/// 2^252, which Montgomery-multiplied (R = 2^256) divides by 16.
+const FROM52: [u64; LIMBS64] = [0, 0, 0, 1 << 60];
+
+/// Portable lanes: the same algorithm on plain `u64` arrays, with the bounds the
+/// hardware relies on asserted (operands < 2^52, no accumulator overflow). Used
+/// to test the algorithm on every target.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Portable<const N: usize>(pub(crate) [u64; N]);
+
+#[cfg(test)]
+impl<const N: usize> Lanes for Portable<N> {
+    fn splat(x: u64) -> Self {
+        Portable([x; N])
+    }
+    fn load(x: &[u64]) -> Self {
+        Portable(core::array::from_fn(|i| x[i]))
+    }
+    fn store(self, out: &mut [u64]) {
+        out[..N].copy_from_slice(&self.0);
+    }
+    fn add(self, b: Self) -> Self {
+        Portable(core::array::from_fn(|i| {
+            self.0[i].checked_add(b.0[i]).expect("lane overflow")
+        }))
+    }
+    fn madd_lo(self, a: Self, b: Self) -> Self {
+        self.add(Portable(core::array::from_fn(|i| {
+            (product(a.0[i], b.0[i]) as u64) & MASK
+        })))
+    }
+    fn madd_hi(self, a: Self, b: Self) -> Self {
+        self.add(Portable(core::array::from_fn(|i| {
+            (product(a.0[i], b.0[i]) >> BITS) as u64
+        })))
+    }
+    fn quotient(t: Self, c: Self) -> Self {
+        Portable(core::array::from_fn(|i| {
+            (((t.0[i] & MASK) as u128 * (c.0[i] & MASK) as u128) as u64) & MASK
+        }))
+    }
+    fn shr52(self) -> Self {
+        Portable(self.0.map(|x| x >> BITS))
+    }
+    fn low52(self) -> Self {
+        Portable(self.0.map(|x| x & MASK))
+    }
+    fn double(self) -> Self {
+        Portable(self.0.map(|x| x.checked_mul(2).expect("lane overflow")))
+    }
+}
+
+/// A 52×52-bit product; asserts that both operands are limbs.
+#[cfg(test)]
+fn product(a: u64, b: u64) -> u128 {
+    assert!(a <= MASK && b <= MASK, "madd52 operand above 52 bits");
+    a as u128 * b as u128
+}
