@@ -133,7 +133,9 @@ fn mix_folded<M: Modulus64>(
 pub struct Tables64<M: 'static, const ROWS: usize> {
     params: Params<Fe64<M>>,
     folded: [[[u64; LIMBS]; WIDTH]; ROWS],
-    /// The same constants for the batch path (52-bit limbs, R = 2^260).
+    /// The same constants for the batch path (52-bit limbs, R = 2^260); read only
+    /// where IFMA code is compiled (x86-64) and by the tests.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     lanes: lanes52::Tables52<ROWS>,
 }
 

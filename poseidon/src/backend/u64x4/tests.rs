@@ -3,10 +3,10 @@
 //! whose operations assert the hardware's limits (operands < 2^52, no lane
 //! overflow). Both run natively and under wasmtime.
 
-use ark_ff::{AdditiveGroup, Field, PrimeField};
+use ark_ff::PrimeField;
 
 use super::arith::*;
-use super::lanes52::{self, Lanes, Portable};
+use super::lanes52::{self, Portable};
 use super::{Fe64, Modulus64, Pallas, Vesta};
 use crate::params::{ParamSet, WIDTH};
 use crate::{FieldArith, Fp, Fq, PastaField};
