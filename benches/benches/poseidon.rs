@@ -20,7 +20,7 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
-use poseidon::backend::{u29, Reference, U29x2, U29, U64};
+use poseidon::backend::{u29, Reference, U29x2, U29, U52, U64};
 use poseidon::params::ParamSet;
 use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
 
@@ -31,6 +31,7 @@ macro_rules! for_each_backend {
         $f::<U29>($($arg),*);
         $f::<U29x2>($($arg),*);
         $f::<U64>($($arg),*);
+        $f::<U52>($($arg),*);
     };
 }
 

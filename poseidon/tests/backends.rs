@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use ark_ff::{BigInt, Field};
 use common::SplitMix;
-use poseidon::backend::{u29, Reference, U29x2, U29, U64};
+use poseidon::backend::{u29, Reference, U29x2, U29, U52, U64};
 use poseidon::params::{ParamSet, Params};
 use poseidon::{Backend, FieldArith, Fp, Fq, PastaField};
 
@@ -244,6 +244,7 @@ each_backend! {
     u29_scalar => U29,
     u29x2 => U29x2,
     u64 => U64,
+    u52 => U52,
 }
 
 /// Two permutations per call, one per lane, against two reference permutations.

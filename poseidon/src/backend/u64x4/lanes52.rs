@@ -46,6 +46,8 @@ pub(crate) trait Lanes: Copy {
     fn low52(self) -> Self;
     /// `self << 1`.
     fn double(self) -> Self;
+    /// Lane `j` copied to every lane (`j` < 3; used by the single permutation).
+    fn broadcast(self, j: usize) -> Self;
 }
 
 /// One element per lane: 5 limbs.
@@ -177,6 +179,11 @@ pub(crate) struct Tables52<const ROWS: usize> {
     pub(crate) round_constants: [[[u64; LIMBS]; 3]; ROWS],
     /// The MDS matrix.
     pub(crate) mds: [[[u64; LIMBS]; 3]; 3],
+    /// For one permutation across lanes (lane i = state element i, lane 3 zero):
+    /// `rc_lanes[r][limb][i]` = limb of round constant (r, i).
+    pub(crate) rc_lanes: [[[u64; 4]; LIMBS]; ROWS],
+    /// `mds_cols[j][limb][i]` = limb of M[i][j]: column j of the MDS matrix across lanes.
+    pub(crate) mds_cols: [[[u64; 4]; LIMBS]; 3],
 }
 
 impl<const ROWS: usize> Tables52<ROWS> {
@@ -192,15 +199,28 @@ impl<const ROWS: usize> Tables52<ROWS> {
         let mut out = Tables52 {
             round_constants: [[[0; LIMBS]; 3]; ROWS],
             mds: [[[0; LIMBS]; 3]; 3],
+            rc_lanes: [[[0; 4]; LIMBS]; ROWS],
+            mds_cols: [[[0; 4]; LIMBS]; 3],
         };
         let mut r = 0;
         while r < ROWS {
             let mut c = 0;
             while c < 3 {
-                out.round_constants[r][c] =
-                    split(&arith::mont_mul(&round_constants[r][c], to52, p, inv));
+                let k = split(&arith::mont_mul(&round_constants[r][c], to52, p, inv));
+                out.round_constants[r][c] = k;
+                let mut j = 0;
+                while j < LIMBS {
+                    out.rc_lanes[r][j][c] = k[j];
+                    j += 1;
+                }
                 if r < 3 {
-                    out.mds[r][c] = split(&arith::mont_mul(&mds[r][c], to52, p, inv));
+                    let m = split(&arith::mont_mul(&mds[r][c], to52, p, inv));
+                    out.mds[r][c] = m;
+                    let mut j = 0;
+                    while j < LIMBS {
+                        out.mds_cols[c][j][r] = m[j];
+                        j += 1;
+                    }
                 }
                 c += 1;
             }
@@ -247,6 +267,41 @@ pub(crate) fn permute<V: Lanes, const ROWS: usize>(
             }
             reduce_add(t, &splat(&k[i]), m)
         });
+    }
+}
+
+/// One permutation across lanes: lane i holds state element i (lane 3 and up
+/// zero), so the three S-boxes run side by side and each MDS output is a lane:
+/// column j of the matrix times element j broadcast to every lane. Bounds as in
+/// [`permute`].
+#[inline(always)]
+pub(crate) fn permute_single<V: Lanes, const ROWS: usize>(
+    tables: &Tables52<ROWS>,
+    initial_ark: bool,
+    pow7: bool,
+    m: &Modulus<V>,
+    s: &mut El<V>,
+) {
+    let load = |x: &[[u64; 4]; LIMBS]| x.map(|l| V::load(&l));
+    let cols: [El<V>; 3] = tables.mds_cols.each_ref().map(load);
+    let mut rows = tables.rc_lanes.iter();
+    if initial_ark {
+        let k = rows.next().expect("the legacy set has an initial row");
+        *s = add_normalize(s, &load(k));
+    }
+    for k in rows {
+        let x2 = square(s, m);
+        let x4 = square(&x2, m);
+        let x = if pow7 {
+            mul(&mul(&x4, &x2, m), s, m)
+        } else {
+            mul(&x4, s, m)
+        };
+        let mut t = [V::splat(0); 2 * LIMBS];
+        for (j, col) in cols.iter().enumerate() {
+            mac_columns(&mut t, col, &x.map(|l| l.broadcast(j)));
+        }
+        *s = reduce_add(t, &load(k), m);
     }
 }
 
@@ -331,6 +386,9 @@ impl<const N: usize> Lanes for Portable<N> {
     }
     fn double(self) -> Self {
         Portable(self.0.map(|x| x.checked_mul(2).expect("lane overflow")))
+    }
+    fn broadcast(self, j: usize) -> Self {
+        Portable([self.0[j]; N])
     }
 }
 

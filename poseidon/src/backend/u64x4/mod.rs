@@ -397,3 +397,141 @@ impl Backend for U64 {
     type Fp = Fp64;
     type Fq = Fq64;
 }
+
+/// [`Fe64`] whose permutation runs across AVX-512 IFMA lanes when the CPU has
+/// them: the three state elements in three 52-bit-limb lanes (R = 2^260), so the
+/// three S-boxes and the three MDS rows run side by side. Elements, arithmetic
+/// and the batch path are those of [`Fe64`]; without IFMA (or off x86-64) the
+/// permutation is [`Fe64`]'s.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Fe52<M>(Fe64<M>);
+
+impl<M> fmt::Debug for Fe52<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Fe52({:?})", self.0 .0)
+    }
+}
+
+/// The same constants as [`Fe52`] elements.
+const fn wrap52<M: Modulus64, const ROWS: usize>(
+    t: &[[Fe64<M>; WIDTH]; ROWS],
+) -> [[Fe52<M>; WIDTH]; ROWS] {
+    let mut out = [[Fe52(Fe64::new([0; LIMBS])); WIDTH]; ROWS];
+    let mut r = 0;
+    while r < ROWS {
+        let mut c = 0;
+        while c < WIDTH {
+            out[r][c] = Fe52(t[r][c]);
+            c += 1;
+        }
+        r += 1;
+    }
+    out
+}
+
+macro_rules! u52_params {
+    ($name:ident, $modulus:ty, $set:expr, $table:ident) => {
+        static $name: Params<Fe52<$modulus>> = Params {
+            set: $set,
+            round_constants: &wrap52(&$table::ROUND_CONSTANTS),
+            mds: wrap52(&$table::MDS),
+        };
+    };
+}
+
+u52_params!(KIMCHI_FP52, Pallas, ParamSet::Kimchi, kimchi_fp);
+u52_params!(KIMCHI_FQ52, Vesta, ParamSet::Kimchi, kimchi_fq);
+u52_params!(LEGACY_FP52, Pallas, ParamSet::Legacy, legacy_fp);
+u52_params!(LEGACY_FQ52, Vesta, ParamSet::Legacy, legacy_fq);
+
+/// The single permutation on IFMA lanes if this CPU has them, else [`Fe64`]'s.
+#[inline]
+fn permute52<M: Modulus64, const ROWS: usize>(
+    tables: &Tables64<M, ROWS>,
+    state: &mut [Fe64<M>; WIDTH],
+) where
+    Fe64<M>: FieldArith,
+{
+    #[cfg(target_arch = "x86_64")]
+    if ifma::available() {
+        return ifma::permute(tables, state);
+    }
+    Fe64::permute(&tables.params, state)
+}
+
+macro_rules! u52_field {
+    ($field:ty, $modulus:ty, $kimchi:ident, $legacy:ident, $kimchi52:ident, $legacy52:ident) => {
+        impl FieldArith for Fe52<$modulus> {
+            type Field = $field;
+
+            #[inline(always)]
+            fn from_field(x: $field) -> Self {
+                Fe52(Fe64::from_field(x))
+            }
+            #[inline(always)]
+            fn to_field(self) -> $field {
+                self.0.to_field()
+            }
+            #[inline(always)]
+            fn zero() -> Self {
+                Fe52(Fe64::zero())
+            }
+            #[inline(always)]
+            fn add(self, rhs: Self) -> Self {
+                Fe52(self.0.add(rhs.0))
+            }
+            #[inline(always)]
+            fn sub(self, rhs: Self) -> Self {
+                Fe52(self.0.sub(rhs.0))
+            }
+            #[inline(always)]
+            fn mul(self, rhs: Self) -> Self {
+                Fe52(self.0.mul(rhs.0))
+            }
+            #[inline(always)]
+            fn square(self) -> Self {
+                Fe52(self.0.square())
+            }
+            #[inline]
+            fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
+                let mut s = state.map(|x| x.0);
+                match params.set {
+                    ParamSet::Kimchi => permute52(&$kimchi, &mut s),
+                    ParamSet::Legacy => permute52(&$legacy, &mut s),
+                }
+                *state = s.map(Fe52);
+            }
+            fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
+                let mut s: Vec<[Fe64<$modulus>; WIDTH]> =
+                    states.iter().map(|st| st.map(|x| x.0)).collect();
+                match params.set {
+                    ParamSet::Kimchi => permute_many(&$kimchi, &mut s),
+                    ParamSet::Legacy => permute_many(&$legacy, &mut s),
+                }
+                for (out, x) in states.iter_mut().zip(&s) {
+                    *out = x.map(Fe52);
+                }
+            }
+            fn params(set: ParamSet) -> &'static Params<Self> {
+                match set {
+                    ParamSet::Kimchi => &$kimchi52,
+                    ParamSet::Legacy => &$legacy52,
+                }
+            }
+        }
+    };
+}
+
+u52_field!(Fp, Pallas, KIMCHI_FP, LEGACY_FP, KIMCHI_FP52, LEGACY_FP52);
+u52_field!(Fq, Vesta, KIMCHI_FQ, LEGACY_FQ, KIMCHI_FQ52, LEGACY_FQ52);
+
+/// `u64` elements with the permutation across AVX-512 IFMA lanes (5×52-bit limbs)
+/// when the CPU has them, chosen at run time; see [`Fe52`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct U52;
+
+impl Backend for U52 {
+    const NAME: &'static str = "u52";
+    type Fp = Fe52<Pallas>;
+    type Fq = Fe52<Vesta>;
+}
