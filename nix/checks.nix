@@ -42,7 +42,7 @@ in {
   # Every backend, native and under wasmtime.
   poseidon-vectors = runCommand "poseidon-vectors" {nativeBuildInputs = [wasmtime];} ''
     cd ${vectors}
-    for backend in reference u29 u29x2 u64; do
+    for backend in reference u29 u29x2 u64 u52; do
       ${poseidon}/bin/poseidon check --backend $backend kimchi.json legacy.json
       wasmtime run --dir=. ${poseidon-wasm}/bin/poseidon.wasm check --backend $backend kimchi.json legacy.json
     done

@@ -1,6 +1,7 @@
 //! Picks the default arithmetic backend: `u29` on wasm32 (no 64×64→128 multiply
-//! there), `u64` on other 64-bit targets, `reference` elsewhere. Override with
-//! `RUSTFLAGS='--cfg poseidon_backend="reference"'` (or "u29", "u64"); the allowed
+//! there), `u52` on x86-64 (AVX-512 IFMA lanes, detected at run time, else the
+//! `u64` permutation), `u64` on other 64-bit targets, `reference` elsewhere. Override
+//! with `RUSTFLAGS='--cfg poseidon_backend="reference"'` (or "u29", "u64", "u52"); the allowed
 //! values are declared in the workspace's `unexpected_cfgs` lint, so a typo fails.
 
 fn main() {
@@ -14,6 +15,7 @@ fn main() {
             let width = std::env::var("CARGO_CFG_TARGET_POINTER_WIDTH").unwrap_or_default();
             let default = match (arch.as_str(), width.as_str()) {
                 ("wasm32", _) => "u29",
+                ("x86_64", _) => "u52",
                 (_, "64") => "u64",
                 _ => "reference",
             };

@@ -98,7 +98,8 @@ tool_checks() {
         "0|12 passed, 0 failed|check --backend reference ${vector_files[*]}" \
         "0|12 passed, 0 failed|check --backend u29 ${vector_files[*]}" \
         "0|12 passed, 0 failed|check --backend u29x2 ${vector_files[*]}" \
-        "0|12 passed, 0 failed|check --backend u64 ${vector_files[*]}"; do
+        "0|12 passed, 0 failed|check --backend u64 ${vector_files[*]}" \
+        "0|12 passed, 0 failed|check --backend u52 ${vector_files[*]}"; do
         IFS='|' read -r status text args <<<"$c"
         # shellcheck disable=SC2086 # args are words by design
         if expect "$rt" "$status" "$text" $args; then ok=$((ok + 1)); else bad=$((bad + 1)); fi

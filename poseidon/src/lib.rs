@@ -34,20 +34,33 @@ pub use fields::{Fp, FpMontConfig, Fq, FqMontConfig};
 pub use params::{ParamSet, WIDTH};
 pub use sponge::{Sponge, SpongeMode};
 
-/// The backend the public API uses unless told otherwise: `u29` on wasm32,
-/// `u64` on other 64-bit targets, `reference` elsewhere;
+/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
+/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
+/// on other 64-bit targets, `reference` elsewhere;
 /// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
 #[cfg(poseidon_backend = "u29")]
 pub type DefaultBackend = backend::U29;
-/// The backend the public API uses unless told otherwise: `u29` on wasm32,
-/// `u64` on other 64-bit targets, `reference` elsewhere;
+/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
+/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
+/// on other 64-bit targets, `reference` elsewhere;
 /// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
 #[cfg(poseidon_backend = "u64")]
 pub type DefaultBackend = backend::U64;
-/// The backend the public API uses unless told otherwise: `u29` on wasm32,
-/// `u64` on other 64-bit targets, `reference` elsewhere;
+/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
+/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
+/// on other 64-bit targets, `reference` elsewhere;
 /// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
-#[cfg(not(any(poseidon_backend = "u29", poseidon_backend = "u64")))]
+#[cfg(poseidon_backend = "u52")]
+pub type DefaultBackend = backend::U52;
+/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
+/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
+/// on other 64-bit targets, `reference` elsewhere;
+/// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
+#[cfg(not(any(
+    poseidon_backend = "u29",
+    poseidon_backend = "u64",
+    poseidon_backend = "u52"
+)))]
 pub type DefaultBackend = backend::Reference;
 
 /// Name of [`DefaultBackend`] and why it was chosen (`target` or `override`).
@@ -115,8 +128,8 @@ pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[F]>>(
 }
 
 /// Applies the permutation of `set` to every state in place, in one call (batch
-/// hashing, Merkle tree levels): the `u64` backend runs 8 at a time on AVX-512
-/// IFMA when the CPU has it.
+/// hashing, Merkle tree levels): the `u64` and `u52` backends run 8 at a time on
+/// AVX-512 IFMA when the CPU has it.
 pub fn permute_many<F: PastaField>(set: ParamSet, states: &mut [[F; WIDTH]]) {
     permute_many_with::<F, DefaultBackend>(set, states)
 }

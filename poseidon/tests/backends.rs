@@ -313,6 +313,8 @@ fn default_backend_follows_the_target() {
     if reason == "target" {
         let expected = if cfg!(target_arch = "wasm32") {
             "u29"
+        } else if cfg!(target_arch = "x86_64") {
+            "u52"
         } else if cfg!(target_pointer_width = "64") {
             "u64"
         } else {

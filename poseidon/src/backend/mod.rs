@@ -5,8 +5,8 @@
 //! | [`reference`] | ark-ff 0.5 Montgomery, 4×64-bit limbs (products through `u128`) | on 32-bit non-Wasm targets |
 //! | [`u29`] | Montgomery, 9×29-bit limbs in `u64` words, lazy reduction | on `wasm32` |
 //! | [`U29x2`] | the same, two S-boxes and MDS rows in SIMD lanes (`simd128`) | no |
-//! | [`u64x4`] ([`U64`]) | Montgomery, 4×64-bit limbs, Pasta-shaped reduction, fused MDS | on other 64-bit targets |
-//! | [`U52`] | `u64` elements; the permutation across AVX-512 IFMA lanes (5×52-bit limbs) when the CPU has them | no |
+//! | [`u64x4`] ([`U64`]) | Montgomery, 4×64-bit limbs, Pasta-shaped reduction, fused MDS | on 64-bit targets other than x86-64 |
+//! | [`U52`] | `u64` elements; the permutation across AVX-512 IFMA lanes (5×52-bit limbs) when the CPU has them | on x86-64 |
 //!
 //! To add a backend: implement [`FieldArith`](crate::FieldArith) for a type per
 //! field, name them in a [`Backend`](crate::Backend), add it to the

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use ark_ff::BigInt;
-use poseidon::backend::{Reference, U29x2, U29, U64};
+use poseidon::backend::{Reference, U29x2, U29, U52, U64};
 use poseidon::vectors::{self, VectorError};
 use poseidon::{encoding, Backend, Error, FieldId, Fp, Fq, ParamSet, PastaField, WIDTH};
 
@@ -21,7 +21,8 @@ USAGE:
 Elements are 32 bytes of little-endian hex (64 digits), as in Mina's test vectors.
 Defaults: --params kimchi --field fp, and the build's default backend.
 Backends: reference (ark-ff), u29 (9x29-bit limbs), u29x2 (u29 over two lanes),
-u64 (4x64-bit limbs, Pasta-specialised).
+u64 (4x64-bit limbs, Pasta-specialised), u52 (u64 with the permutation on
+AVX-512 IFMA lanes when the CPU has them).
 
 hash     absorbs the elements into a fresh sponge and prints one squeezed element.
 permute  prints the permutation of a three-element state, one element per line.
@@ -51,6 +52,7 @@ enum BackendName {
     U29,
     U29x2,
     U64,
+    U52,
 }
 
 impl BackendName {
@@ -60,8 +62,9 @@ impl BackendName {
             "u29" => Ok(BackendName::U29),
             "u29x2" => Ok(BackendName::U29x2),
             "u64" => Ok(BackendName::U64),
+            "u52" => Ok(BackendName::U52),
             _ => Err(usage_error(format!(
-                "unknown backend {s:?} (expected reference, u29, u29x2 or u64)"
+                "unknown backend {s:?} (expected reference, u29, u29x2, u64 or u52)"
             ))),
         }
     }
@@ -89,6 +92,10 @@ macro_rules! with_backend {
             }
             BackendName::U64 => {
                 type $b = U64;
+                $body
+            }
+            BackendName::U52 => {
+                type $b = U52;
                 $body
             }
         }

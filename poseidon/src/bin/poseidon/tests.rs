@@ -121,7 +121,7 @@ fn bad_input_is_a_message_and_status_2() {
 
 #[test]
 fn every_backend_checks_the_vectors_and_agrees() {
-    for backend in ["reference", "u29", "u29x2", "u64"] {
+    for backend in ["reference", "u29", "u29x2", "u64", "u52"] {
         let (code, out, _) = sh(&[
             "check",
             "--backend",
