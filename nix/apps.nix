@@ -1,4 +1,4 @@
-# `nix run .#bench-native`, `.#bench-wasm`, `.#bench`: the prebuilt bench binaries run
+# `nix run .#bench-native`, `.#bench-wasm`, `.#bench-node`, `.#bench`: the prebuilt bench binaries run
 # by the same scripts/bench.sh as `make bench`. Extra arguments go to criterion;
 # results go to ./target/criterion (or $CRITERION_HOME), the table to ./target/bench-report.
 {
@@ -19,6 +19,7 @@
 in rec {
   bench-native = app "bench-native" "native" "Run the Criterion benchmark natively (baseline `native`)";
   bench-wasm = app "bench-wasm" "wasmtime" "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime (baseline `wasmtime`)";
-  bench = app "bench" "native wasmtime" "Run the benchmark natively and under wasmtime, then print the comparison and write report.json";
+  bench-node = app "bench-node" "node" "Run the Criterion benchmark as wasm32-wasip1 under Node's node:wasi (baseline `node`)";
+  bench = app "bench" "native wasmtime node" "Run the benchmark natively, under wasmtime and under Node, then print the comparison and write report.json";
   default = bench;
 }

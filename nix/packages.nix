@@ -9,6 +9,7 @@
   pins,
   jq,
   wasmtime,
+  nodejs,
   runCommand,
   coreutils,
   gnugrep,
@@ -96,7 +97,7 @@
       ++ lib.mapAttrsToList (k: v: "${k}=${v}") pins
     );
   };
-  benchInputs = [wasmtime coreutils gnugrep gnused gawk];
+  benchInputs = [wasmtime nodejs coreutils gnugrep gnused gawk];
 
   # Both benchmarks inside the build sandbox (no network, cleared environment,
   # pinned wasmtime). `nix build .#bench-report --rebuild` measures again.
@@ -108,7 +109,7 @@
       preferLocalBuild = true;
     }) ''
     export HOME=$TMPDIR CRITERION_HOME=$out/criterion BENCH_REPORT_DIR=$out
-    bash ${scripts}/bench.sh
+    BENCH_RUNTIMES="native wasmtime node" bash ${scripts}/bench.sh
   '';
 in {
   inherit src scripts vectors commonArgs wasmArgs nativeArtifacts wasmArtifacts benchEnv benchInputs;

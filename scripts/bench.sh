@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the Criterion benchmark natively and as wasm32-wasip1 under wasmtime, saving
-# one baseline per runtime (native, wasmtime), then prints the side-by-side table and
-# writes report.json and report.md (target/bench-report/).
+# Runs the Criterion benchmark natively and as wasm32-wasip1 under wasmtime and under
+# Node's built-in WASI (when Node >= 20 is on PATH), saving one baseline per runtime
+# (native, wasmtime, node), then prints the side-by-side table and writes report.json
+# and report.md (target/bench-report/).
 #
 # usage: scripts/bench.sh [CRITERION ARGS...]
 #   scripts/bench.sh --quick                  quick run of everything
@@ -9,7 +10,8 @@
 #   scripts/bench.sh --measurement-time 10    longer samples
 #
 # Environment: CRITERION_HOME (results; default target/criterion), BENCH_RUNTIMES
-# ("native wasmtime"), BENCH_REPORT_DIR (default: bench-report beside the results).
+# (default "native wasmtime node", node only if Node >= 20 is found), BENCH_REPORT_DIR
+# (default: bench-report beside the results).
 # The Nix apps set BENCH_NATIVE_BIN, BENCH_WASM_BIN, BENCH_REPORT_BIN (prebuilt
 # binaries: nothing is built, results are relative to the working directory) and
 # BENCH_ENV (extra KEY=VALUE lines for report.json).
@@ -22,9 +24,16 @@ case "${1:-}" in -h | --help)
     exit 0 ;;
 esac
 
-read -ra runtimes <<<"${BENCH_RUNTIMES:-native wasmtime}"
+node_major() { command -v node >/dev/null 2>&1 && node -p 'process.versions.node.split(".")[0]' 2>/dev/null; }
+default_runtimes="native wasmtime"
+if [ "$(node_major || echo 0)" -ge 20 ]; then
+    default_runtimes+=" node"
+else
+    say "no Node >= 20 on PATH: skipping the node runtime"
+fi
+read -ra runtimes <<<"${BENCH_RUNTIMES:-$default_runtimes}"
 for rt in "${runtimes[@]}"; do
-    case "$rt" in native | wasmtime) ;; *) die "unknown runtime '$rt' in BENCH_RUNTIMES (native, wasmtime)" ;; esac
+    case "$rt" in native | wasmtime | node) ;; *) die "unknown runtime '$rt' in BENCH_RUNTIMES (native, wasmtime, node)" ;; esac
 done
 prebuilt=${BENCH_NATIVE_BIN:-}${BENCH_WASM_BIN:-}
 if [ -z "$prebuilt" ]; then
@@ -57,10 +66,14 @@ for rt in "${runtimes[@]}"; do
         [ -x "$native_bin" ] || die "native bench binary not found: '$native_bin'"
         say "native: $native_bin --bench --save-baseline native $*"
         CRITERION_HOME=$results "$native_bin" --bench --save-baseline native "$@"
-    else
+    elif [ "$rt" = wasmtime ]; then
         [ -f "$wasm_bin" ] || die "wasm bench binary not found: '$wasm_bin'"
         say "wasmtime: $(wasmtime --version): $(basename "$wasm_bin") --bench --save-baseline wasmtime $*"
         CRITERION_HOME=$results bash "$SCRIPTS/wasm-runner.sh" "$wasm_bin" --bench --save-baseline wasmtime "$@"
+    else
+        [ -f "$wasm_bin" ] || die "wasm bench binary not found: '$wasm_bin'"
+        say "node $(node --version) (node:wasi): $(basename "$wasm_bin") --bench --save-baseline node $*"
+        CRITERION_HOME=$results bash "$SCRIPTS/node-runner.sh" "$wasm_bin" --bench --save-baseline node "$@"
     fi
 done
 
@@ -73,6 +86,7 @@ env_args=(
 )
 command -v rustc >/dev/null 2>&1 && env_args+=(--env "rustc=$(cd "$ROOT" && rustc --version)")
 command -v wasmtime >/dev/null 2>&1 && env_args+=(--env "wasmtime=$(wasmtime --version)")
+case " ${runtimes[*]} " in *" node "*) env_args+=(--env "node=$(node --version)") ;; esac
 [ -z "$prebuilt" ] && env_args+=(--env "git_commit=$(git_commit)")
 while IFS= read -r line; do
     [ -n "$line" ] && env_args+=(--env "$line")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check on both targets: formatting, clippy (host and wasm32-wasip1),
-# the tests natively and under wasmtime, the bench binary as a smoke test on both,
-# `poseidon check` on the vector files with the native and the wasm tool, and the
-# offline flake checks (Debian's nix-bin is installed when nix is missing).
+# the tests natively, under wasmtime and under Node's node:wasi (Node >= 20), the
+# bench binary as a smoke test on each, `poseidon check` on the vector files with
+# the native and the wasm tool, and the offline flake checks (Debian's nix-bin is
+# installed when nix is missing).
 # Ends with one summary line: `tests: N passed, M failed`.
 #
 # usage: scripts/test.sh        (logs in target/test-logs/)
@@ -12,7 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT" || exit 1
 
 case "${1:-}" in -h | --help)
-    sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
@@ -50,6 +51,8 @@ native_tool=$ROOT/target/release/poseidon
 wasm_tool=$ROOT/target/$WASM_TARGET/release/poseidon.wasm
 native() { "$native_tool" "$@"; }
 wasm() { wasmtime run --dir=. "$wasm_tool" "$@"; }
+nodewasi() { bash "$SCRIPTS/node-runner.sh" "$wasm_tool" "$@"; }
+have_node() { command -v node >/dev/null 2>&1 && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ]; }
 
 vector_files=(poseidon/tests/data/kimchi.json poseidon/tests/data/legacy.json)
 shared=$ROOT/../shared/vectors
@@ -80,6 +83,14 @@ tool_checks() {
     if [ "$rt" = wasm ]; then
         [ -d "$shared" ] && files+=(shared-vectors/kimchi.json shared-vectors/legacy.json)
         wasmtime run --dir=. "${extra[@]}" "$wasm_tool" check "${files[@]}" || bad=1
+    elif [ "$rt" = nodewasi ]; then
+        # node:wasi preopens only the working directory: check copies of the shared files.
+        if [ -d "$shared" ]; then
+            mkdir -p target/test-logs/shared-vectors &&
+                cp "$shared/kimchi.json" "$shared/legacy.json" target/test-logs/shared-vectors/ &&
+                files+=(target/test-logs/shared-vectors/kimchi.json target/test-logs/shared-vectors/legacy.json)
+        fi
+        nodewasi check "${files[@]}" || bad=1
     else
         [ -d "$shared" ] && files+=("$shared/kimchi.json" "$shared/legacy.json")
         native check "${files[@]}" || bad=1
@@ -183,6 +194,15 @@ step "build tool $WASM_TARGET" cargo build --release -p poseidon --bin poseidon 
 step "permutation files (native tool)" write_permutation_files
 step "poseidon check host" tool_checks native
 step "poseidon check $WASM_TARGET (wasmtime)" tool_checks wasm
+if have_node; then
+    # The same wasm tests, bench smoke test and tool, under V8 (Node's node:wasi).
+    step "tests $WASM_TARGET (node $(node --version))" \
+        env CARGO_TARGET_WASM32_WASIP1_RUNNER="$SCRIPTS/node-runner.sh" \
+        cargo test --workspace --all-targets --target "$WASM_TARGET"
+    step "poseidon check $WASM_TARGET (node)" tool_checks nodewasi
+else
+    say "no Node >= 20 on PATH: skipping the tests under node:wasi"
+fi
 if ensure_nix; then
     export_offline_nix_config
     step "nix: parse every .nix file" nix_parse
