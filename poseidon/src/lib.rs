@@ -86,6 +86,14 @@ pub fn hash_with<F: PastaField, B: Backend>(set: ParamSet, inputs: &[F]) -> F {
 /// in lockstep and each step permutes every unfinished state at once
 /// ([`permute_many`]), which a backend may spread over SIMD lanes. Inputs may
 /// differ in length.
+///
+/// ```
+/// use poseidon::{Fp, ParamSet};
+/// // One level of a Merkle tree: the parents of 1024 leaf pairs.
+/// let pairs: Vec<[Fp; 2]> = (0..1024u64).map(|i| [Fp::from(2 * i), Fp::from(2 * i + 1)]).collect();
+/// let parents = poseidon::hash_many(ParamSet::Kimchi, &pairs);
+/// assert_eq!(parents[3], poseidon::hash(ParamSet::Kimchi, &pairs[3]));
+/// ```
 pub fn hash_many<F: PastaField, I: AsRef<[F]>>(set: ParamSet, inputs: &[I]) -> Vec<F> {
     hash_many_with::<F, DefaultBackend, I>(set, inputs)
 }

@@ -212,17 +212,9 @@ macro_rules! u29_field {
                     })
                 }
             }
-            /// Two states at a time in the two lanes ([`permute_x2`]), the odd one alone.
-            fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
-                let mut pairs = states.chunks_exact_mut(2);
-                for pair in &mut pairs {
-                    let pair: &mut [[Self; WIDTH]; 2] = pair.try_into().expect("chunks of 2");
-                    permute_x2(params, pair);
-                }
-                for s in pairs.into_remainder() {
-                    Self::permute(params, s);
-                }
-            }
+            // permute_many: the trait's default, one permutation after another. Two at a
+            // time in SIMD lanes (`permute_x2`) was 3% faster per permutation under
+            // wasmtime but 69% slower under Node (V8), in one run of `make bench`.
             fn params(set: ParamSet) -> &'static Params<Self> {
                 match set {
                     ParamSet::Kimchi => &$kimchi,
