@@ -10,17 +10,17 @@ FIELDS := fp fq
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
 
-test: ## Every check on both targets (fmt, clippy, tests native + wasmtime, tool checks)
+test: ## Every check on both targets (fmt, clippy, tests native + wasmtime + node, tool checks)
 	scripts/test.sh
 
-bench: ## Benchmark natively and under wasmtime, print the table; criterion args in ARGS="…"
+bench: ## Benchmark natively, under wasmtime and under Node, print the table; criterion args in ARGS="…"
 	scripts/bench.sh $(ARGS)
 
 bench-quick: ## The same with criterion's --quick
 	scripts/bench.sh --quick $(ARGS)
 
 report: ## Print the table again from the saved baselines (no new measurement)
-	cargo run -q --release -p poseidon-benches --bin bench-report -- native wasmtime
+	cargo run -q --release -p poseidon-benches --bin bench-report -- native wasmtime node
 
 setup: ## Install the wasm target and wasmtime if missing (what .ci/run does)
 	scripts/setup.sh
