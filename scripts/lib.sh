@@ -25,10 +25,13 @@ need() {
 ensure_rust() {
     need cargo "Install Rust with rustup (https://rustup.rs); rust-toolchain.toml selects the version."
     if command -v rustup >/dev/null 2>&1; then
-        if ! (cd "$ROOT" && rustup target list --installed 2>/dev/null) | grep -qx "$WASM_TARGET"; then
-            say "adding the $WASM_TARGET target (rustup target add)"
-            (cd "$ROOT" && rustup target add "$WASM_TARGET") || die "rustup could not add $WASM_TARGET"
-        fi
+        local t
+        for t in "$WASM_TARGET" wasm32-unknown-unknown; do
+            if ! (cd "$ROOT" && rustup target list --installed 2>/dev/null) | grep -qx "$t"; then
+                say "adding the $t target (rustup target add)"
+                (cd "$ROOT" && rustup target add "$t") || die "rustup could not add $t"
+            fi
+        done
     elif ! rustc --print target-libdir --target "$WASM_TARGET" >/dev/null 2>&1; then
         die "the $WASM_TARGET standard library is missing and rustup is not available to add it"
     fi
@@ -88,6 +91,18 @@ ensure_nix() {
             { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nix-bin >/dev/null 2>&1; }
     fi
     command -v nix >/dev/null 2>&1
+}
+
+# Chromium for the JavaScript package's browser check: from PATH, else Debian's
+# package (as root, where apt-get exists).
+ensure_chromium() {
+    command -v chromium >/dev/null 2>&1 && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "chromium not found: installing Debian's chromium (apt-get install -y chromium)"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 ||
+            { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; }
+    fi
+    command -v chromium >/dev/null 2>&1
 }
 
 # Settings that let Nix 2.8 check a flake offline (no substituters, no registry).

@@ -157,6 +157,22 @@ write_permutation_files() {
     echo "wrote target/test-logs/kimchi-permutation.json and kimchi-fq-permutation.json"
 }
 
+# The JavaScript package: build the wasm32-unknown-unknown module, install the dev
+# dependencies (o1js, pinned by js/package-lock.json), run Node's test runner.
+js_package() {
+    node js/build.mjs || return 1
+    # npm ci rejects the lock file for o1js's per-platform optional packages; the
+    # versions are pinned by package.json (exact) and package-lock.json either way.
+    (cd js && npm install --no-audit --no-fund) || return 1
+    local log=$ROOT/target/test-logs/js-tests.tap
+    (cd js && node --test test/) >"$log" 2>&1
+    local rc=$?
+    grep -E '^(not ok|# (tests|pass|fail))' "$log"
+    [ "$rc" -eq 0 ] || cat "$log"
+    echo "$(sed -n 's/^# pass //p' "$log") passed, $(sed -n 's/^# fail //p' "$log") failed"
+    return $rc
+}
+
 # The flake, offline: syntax of every .nix file, and flake.lock complete and
 # consistent with flake.nix (the full `nix flake check` runs in the GitHub workflow).
 nix_parse() {
@@ -200,6 +216,14 @@ if have_node; then
         env CARGO_TARGET_WASM32_WASIP1_RUNNER="$SCRIPTS/node-runner.sh" \
         cargo test --workspace --all-targets --target "$WASM_TARGET"
     step "poseidon check $WASM_TARGET (node)" tool_checks nodewasi
+    step "js package: vectors, input checks, o1js cross-check (node --test)" js_package
+    if ensure_chromium; then
+        step "js package: browser check (headless chromium)" node js/browser-check.mjs
+    elif [ "${CI:-}" = true ]; then
+        step "js package: install chromium" false
+    else
+        say "chromium not found and not installable here: skipping the browser check"
+    fi
 else
     say "no Node >= 20 on PATH: skipping the tests under node:wasi"
 fi

@@ -1,0 +1,89 @@
+// Our package against o1js 2.15.0 in one Node process: per permutation and per hash
+// of 1 and 16 elements, medians of many timed batches after a warm-up.
+//   node js/bench.mjs [--out FILE]     (default FILE: ../target/bench-report/js-report.json)
+import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { Field, Poseidon } from "o1js";
+
+import { wasmBytes } from "./dist/wasm.js";
+import { P, hash, init, permute } from "./index.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const outArg = process.argv.indexOf("--out");
+const out = resolve(outArg > 0 ? process.argv[outArg + 1] : resolve(here, "../target/bench-report/js-report.json"));
+
+await init();
+const require = createRequire(import.meta.url);
+// Not in o1js's package exports: load the file by path.
+const kimchi = require(resolve(here, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
+
+// Median ns per call: `batches` timed batches of `reps` calls each, after `warm` calls.
+function median(f, { reps = 200, batches = 31, warm = 2000 } = {}) {
+  for (let i = 0; i < warm; i++) f();
+  const t = [];
+  for (let b = 0; b < batches; b++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < reps; i++) f();
+    t.push(Number(process.hrtime.bigint() - t0) / reps);
+  }
+  t.sort((a, b) => a - b);
+  return t[t.length >> 1];
+}
+
+const xs = Array.from({ length: 16 }, (_, i) => (BigInt(i + 1) * 0x9e3779b97f4a7c15n) ** 3n % P);
+const fields = xs.map((x) => Field(x));
+const le = (x) => Uint8Array.from({ length: 32 }, (_, i) => Number((x >> BigInt(8 * i)) & 0xffn));
+const fromLe = (b) => b.reduceRight((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
+const state = [xs[0], xs[1], xs[2]];
+// o1js's block cipher takes and returns canonical elements, 32 bytes little-endian each.
+const bytes = new Uint8Array(96);
+state.forEach((x, i) => bytes.set(le(x), 32 * i));
+
+// Same answers first: ours, o1js's hash, o1js's block cipher.
+const want = permute(state);
+const got = kimchi.caml_pasta_fp_poseidon_block_cipher(bytes);
+const gotState = [0, 1, 2].map((i) => fromLe(got.subarray(32 * i, 32 * i + 32)));
+if (gotState.some((x, i) => x !== want[i])) throw new Error("o1js block cipher disagrees with permute");
+if (Poseidon.hash([fields[0]]).toBigInt() !== hash([xs[0]])) throw new Error("o1js hash disagrees with hash");
+
+// The wasm export alone, input already in its buffer: what the wrapper adds is the
+// difference (checking, limb splitting, the result's BigInt).
+const { instance: raw } = await WebAssembly.instantiate(wasmBytes(), {});
+const limbs = [0n, 64n, 128n, 192n].map((k) => (xs[0] >> k) & ((1n << 64n) - 1n));
+// Rewrites the input each call (the export overwrites it with the digest).
+const rawHash = () => {
+  const ptr = raw.exports.buffer(4);
+  new BigUint64Array(raw.exports.memory.buffer, ptr, 4).set(limbs);
+  return raw.exports.hash(0, 1);
+};
+
+const rows = [
+  ["permutation", "ours: permute", median(() => permute(state))],
+  ["permutation", "o1js: caml_pasta_fp_poseidon_block_cipher (Rust wasm)", median(() => kimchi.caml_pasta_fp_poseidon_block_cipher(bytes))],
+  ["hash of 1", "ours: hash", median(() => hash([xs[0]]))],
+  ["hash of 1", "ours: the wasm export alone (no wrapper)", median(rawHash)],
+  ["hash of 1", "o1js: Poseidon.hash (JS)", median(() => Poseidon.hash([fields[0]]), { reps: 20, warm: 200 })],
+  ["hash of 16", "ours: hash", median(() => hash(xs), { reps: 20, warm: 200 })],
+  ["hash of 16", "o1js: Poseidon.hash (JS)", median(() => Poseidon.hash(fields), { reps: 5, warm: 20 })],
+];
+const ratio = (a, b) => rows[b][2] / rows[a][2];
+const summary = {
+  "block cipher / ours (permutation)": ratio(0, 1),
+  "Poseidon.hash / ours (hash of 1)": ratio(2, 4),
+  "Poseidon.hash / ours (hash of 16)": ratio(5, 6),
+};
+const overhead = rows[2][2] - rows[3][2];
+console.log(`node ${process.version}, o1js 2.15.0; median ns per call`);
+console.log("| workload | implementation | median |\n| --- | --- | --- |");
+for (const [w, impl, ns] of rows) console.log(`| ${w} | ${impl} | ${(ns / 1000).toFixed(2)} µs |`);
+for (const [k, v] of Object.entries(summary)) console.log(`${k}: ${v.toFixed(2)}×`);
+console.log(`wrapper overhead per hash call: ${(overhead / 1000).toFixed(2)} µs (hash minus the bare export)`);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(
+  out,
+  JSON.stringify({ env: { node: process.version, o1js: "2.15.0", date: new Date().toISOString() }, results: rows.map(([workload, implementation, median_ns]) => ({ workload, implementation, median_ns })), ratios: summary, wrapper_overhead_ns: overhead }, null, 2) + "\n",
+);
+console.log(`wrote ${out}`);

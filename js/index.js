@@ -1,0 +1,119 @@
+// Kimchi and legacy Poseidon over the Pasta fields for JavaScript: the `poseidon`
+// Rust library compiled to wasm32-unknown-unknown (9×29-bit limbs, no u128), with
+// this file as the only glue. Works in Node and in browsers without a bundler plugin:
+// the module's bytes are embedded (dist/wasm.js) or passed to `init`.
+import { wasmBytes } from "./dist/wasm.js";
+
+/** The Pallas base field modulus (kimchi's Fp, o1js's `Field`). */
+export const P = 0x40000000000000000000000000000000224698fc094cf91b992d30ed00000001n;
+/** The Vesta base field modulus (Fq). */
+export const Q = 0x40000000000000000000000000000000224698fc0994a8dd8c46eb2100000001n;
+
+const KIMCHI_FP = 0, KIMCHI_FQ = 1, LEGACY_FP = 2, LEGACY_FQ = 3;
+const MASK = (1n << 64n) - 1n;
+
+let exports = null;
+
+/**
+ * Compiles and instantiates the wasm module. Call once (and await it) before the
+ * other functions. `source`: the module's bytes; by default the embedded copy.
+ */
+export async function init(source = wasmBytes()) {
+  if (exports) return;
+  const { instance } = await WebAssembly.instantiate(source, {});
+  exports = instance.exports;
+}
+
+function api() {
+  if (!exports) throw new Error("poseidon: call `await init()` first");
+  return exports;
+}
+
+// The first n words of the scratch buffer (grown to n if shorter). A fresh view on
+// every use: a call may grow memory or move the buffer.
+function words(n) {
+  const e = api();
+  const ptr = e.buffer(n);
+  return new BigUint64Array(e.memory.buffer, ptr, n);
+}
+
+function check(x, i, modulus, what) {
+  if (typeof x !== "bigint") {
+    throw new TypeError(`${what}[${i}] must be a bigint, got ${typeof x}`);
+  }
+  if (x < 0n || x >= modulus) {
+    throw new RangeError(`${what}[${i}] = ${x} is not in [0, p) for p = ${modulus}`);
+  }
+}
+
+function put(w, at, x) {
+  w[at] = x & MASK;
+  w[at + 1] = (x >> 64n) & MASK;
+  w[at + 2] = (x >> 128n) & MASK;
+  w[at + 3] = x >> 192n;
+}
+
+function get(w, at) {
+  return w[at] | (w[at + 1] << 64n) | (w[at + 2] << 128n) | (w[at + 3] << 192n);
+}
+
+function status(code, what) {
+  if (code !== 0) throw new RangeError(`${what}: element ${code - 1} is not below the modulus`);
+}
+
+function hashWith(kind, modulus, fields) {
+  const n = fields.length;
+  for (let i = 0; i < n; i++) check(fields[i], i, modulus, "fields");
+  const w = words(4 * Math.max(n, 1));
+  for (let i = 0; i < n; i++) put(w, 4 * i, fields[i]);
+  status(api().hash(kind, n), "fields");
+  return get(words(4), 0);
+}
+
+/** Kimchi Poseidon over Fp (o1js's `Poseidon.hash`): absorb all, squeeze one. */
+export function hash(fields) {
+  return hashWith(KIMCHI_FP, P, fields);
+}
+
+/** Kimchi Poseidon over Fq. */
+export function hashFq(fields) {
+  return hashWith(KIMCHI_FQ, Q, fields);
+}
+
+/** Legacy Poseidon (x^5, 63 rounds) over Fp. */
+export function hashLegacy(fields) {
+  return hashWith(LEGACY_FP, P, fields);
+}
+
+/** The kimchi permutation over Fp of a three-element state; returns the new state. */
+export function permute(state) {
+  if (state.length !== 3) throw new RangeError(`state must have 3 elements, got ${state.length}`);
+  for (let i = 0; i < 3; i++) check(state[i], i, P, "state");
+  const w = words(12);
+  for (let i = 0; i < 3; i++) put(w, 4 * i, state[i]);
+  status(api().permute(KIMCHI_FP), "state");
+  const r = words(12);
+  return [get(r, 0), get(r, 4), get(r, 8)];
+}
+
+/** Kimchi Poseidon over Fp of many inputs in one call (e.g. a Merkle tree level). */
+export function hashMany(inputs) {
+  const count = inputs.length;
+  let total = 0;
+  inputs.forEach((fields, k) => {
+    fields.forEach((x, i) => check(x, i, P, `inputs[${k}]`));
+    total += fields.length;
+  });
+  const w = words(Math.max(count + 4 * total, 4 * count));
+  let at = count;
+  inputs.forEach((fields, k) => {
+    w[k] = BigInt(fields.length);
+    for (const x of fields) {
+      put(w, at, x);
+      at += 4;
+    }
+  });
+  status(api().hash_many(KIMCHI_FP, count), "inputs");
+  const r = words(4 * count);
+  return Array.from({ length: count }, (_, k) => get(r, 4 * k));
+}

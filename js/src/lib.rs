@@ -1,0 +1,146 @@
+//! The exports of the JavaScript package (`js/index.js`): a small C-like ABI over
+//! one scratch buffer of `u64` words in the module's memory, so the glue needs
+//! no generator.
+//!
+//! JavaScript asks for a buffer of n words ([`buffer`]), writes field elements as
+//! four little-endian 64-bit limbs (canonical integers, not Montgomery form),
+//! calls an operation, and reads the result from the start of the same buffer.
+//! Operations return 0, or 1 + the index of the first element that is not below
+//! the modulus (the wrapper checks first and throws a `RangeError`; this is the
+//! second line of defence). `kind`: 0 kimchi over Fp, 1 kimchi over Fq, 2 legacy
+//! over Fp, 3 legacy over Fq.
+// `#[no_mangle]` counts as unsafe code for the lint; this crate has no `unsafe` block.
+#![allow(unsafe_code)]
+
+use std::cell::RefCell;
+
+use ark_ff::{BigInt, PrimeField};
+use poseidon::{Fp, Fq, ParamSet, PastaField, WIDTH};
+
+/// Words per element.
+const LIMBS: usize = 4;
+
+thread_local! {
+    static BUF: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Makes the scratch buffer at least `words` long and returns its address in memory.
+/// The address stays valid until the next call to `buffer` (which may move it).
+#[no_mangle]
+pub extern "C" fn buffer(words: usize) -> usize {
+    BUF.with_borrow_mut(|b| {
+        if b.len() < words {
+            b.resize(words, 0);
+        }
+        b.as_mut_ptr() as usize
+    })
+}
+
+fn set_and_field(kind: u32) -> Option<(ParamSet, bool)> {
+    match kind {
+        0 => Some((ParamSet::Kimchi, false)),
+        1 => Some((ParamSet::Kimchi, true)),
+        2 => Some((ParamSet::Legacy, false)),
+        3 => Some((ParamSet::Legacy, true)),
+        _ => None,
+    }
+}
+
+/// Decodes `n` elements from `words`; `Err(i)` for the first one ≥ the modulus.
+fn decode<F: PrimeField<BigInt = BigInt<4>>>(words: &[u64], n: usize) -> Result<Vec<F>, usize> {
+    (0..n)
+        .map(|i| {
+            let limbs: [u64; LIMBS] = words[i * LIMBS..(i + 1) * LIMBS]
+                .try_into()
+                .expect("4 words");
+            F::from_bigint(BigInt(limbs)).ok_or(i)
+        })
+        .collect()
+}
+
+fn encode<F: PrimeField<BigInt = BigInt<4>>>(x: F, out: &mut [u64]) {
+    out[..LIMBS].copy_from_slice(&x.into_bigint().0);
+}
+
+/// Status code for a bad element or a bad request.
+const BAD_KIND: u32 = u32::MAX;
+
+fn hash_in<F: PastaField<BigInt = BigInt<4>>>(set: ParamSet, n: usize) -> u32 {
+    BUF.with_borrow_mut(|b| match decode::<F>(b, n) {
+        Ok(xs) => {
+            encode(poseidon::hash(set, &xs), b);
+            0
+        }
+        Err(i) => i as u32 + 1,
+    })
+}
+
+/// Hashes the `n` elements at the start of the buffer; the digest replaces element 0.
+#[no_mangle]
+pub extern "C" fn hash(kind: u32, n: usize) -> u32 {
+    match set_and_field(kind) {
+        Some((set, false)) => hash_in::<Fp>(set, n),
+        Some((set, true)) => hash_in::<Fq>(set, n),
+        None => BAD_KIND,
+    }
+}
+
+fn permute_in<F: PastaField<BigInt = BigInt<4>>>(set: ParamSet) -> u32 {
+    BUF.with_borrow_mut(|b| match decode::<F>(b, WIDTH) {
+        Ok(xs) => {
+            let mut state: [F; WIDTH] = xs.try_into().expect("3 elements");
+            poseidon::permute(set, &mut state);
+            for (i, x) in state.into_iter().enumerate() {
+                encode(x, &mut b[i * LIMBS..]);
+            }
+            0
+        }
+        Err(i) => i as u32 + 1,
+    })
+}
+
+/// Permutes the three elements at the start of the buffer in place.
+#[no_mangle]
+pub extern "C" fn permute(kind: u32) -> u32 {
+    match set_and_field(kind) {
+        Some((set, false)) => permute_in::<Fp>(set),
+        Some((set, true)) => permute_in::<Fq>(set),
+        None => BAD_KIND,
+    }
+}
+
+fn hash_many_in<F: PastaField<BigInt = BigInt<4>>>(set: ParamSet, count: usize) -> u32 {
+    BUF.with_borrow_mut(|b| {
+        let lengths: Vec<usize> = b[..count].iter().map(|&l| l as usize).collect();
+        let total: usize = lengths.iter().sum();
+        let xs = match decode::<F>(&b[count..], total) {
+            Ok(xs) => xs,
+            Err(i) => return i as u32 + 1,
+        };
+        let mut inputs = Vec::with_capacity(count);
+        let mut at = 0;
+        for len in lengths {
+            inputs.push(&xs[at..at + len]);
+            at += len;
+        }
+        let digests = poseidon::hash_many(set, &inputs);
+        if b.len() < count * LIMBS {
+            b.resize(count * LIMBS, 0); // may move the buffer: the caller asks `buffer(0)` again
+        }
+        for (i, d) in digests.into_iter().enumerate() {
+            encode(d, &mut b[i * LIMBS..]);
+        }
+        0
+    })
+}
+
+/// Hashes `count` inputs: the buffer holds their lengths (one word each), then all
+/// their elements in order; the digests replace the start of the buffer.
+#[no_mangle]
+pub extern "C" fn hash_many(kind: u32, count: usize) -> u32 {
+    match set_and_field(kind) {
+        Some((set, false)) => hash_many_in::<Fp>(set, count),
+        Some((set, true)) => hash_many_in::<Fq>(set, count),
+        None => BAD_KIND,
+    }
+}

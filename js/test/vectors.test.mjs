@@ -1,0 +1,56 @@
+// The package against Mina's published vectors (the files `poseidon check` reads),
+// input checking, and the batch form.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { P, Q, hash, hashFq, hashLegacy, hashMany, init, permute } from "../index.js";
+
+await init();
+
+// Mina's vectors: 32-byte little-endian hex.
+const fromHex = (h) => BigInt("0x0" + (h.match(/../g) ?? []).reverse().join(""));
+const vectors = (name) =>
+  JSON.parse(readFileSync(new URL(`../../poseidon/tests/data/${name}.json`, import.meta.url))).test_vectors;
+
+test("kimchi vectors", () => {
+  for (const v of vectors("kimchi")) {
+    assert.equal(hash(v.input.map(fromHex)), fromHex(v.output));
+  }
+});
+
+test("legacy vectors", () => {
+  for (const v of vectors("legacy")) {
+    assert.equal(hashLegacy(v.input.map(fromHex)), fromHex(v.output));
+  }
+});
+
+test("hashMany equals hash, on inputs of lengths 0 to 20", () => {
+  const inputs = vectors("kimchi").map((v) => v.input.map(fromHex));
+  for (let n = 0; n <= 20; n++) inputs.push(Array.from({ length: n }, (_, i) => (BigInt(i) * 0x9e3779b97f4a7c15n) % P));
+  assert.deepEqual(hashMany(inputs), inputs.map(hash));
+  assert.deepEqual(hashMany([]), []);
+});
+
+test("permute is the permutation behind hash", () => {
+  // hash([]) is the first element of the permutation of the zero state.
+  assert.equal(permute([0n, 0n, 0n])[0], hash([]));
+  // hash([a, b]) permutes [a, b, 0].
+  const [a, b] = [123n, P - 1n];
+  assert.equal(permute([a, b, 0n])[0], hash([a, b]));
+});
+
+test("Fq differs from Fp and accepts values up to q − 1", () => {
+  assert.notEqual(hashFq([1n]), hash([1n]));
+  assert.equal(typeof hashFq([Q - 1n]), "bigint");
+});
+
+test("values outside [0, p) throw a RangeError naming them", () => {
+  assert.throws(() => hash([1n, P]), (e) => e instanceof RangeError && e.message.includes("fields[1]") && e.message.includes(String(P)));
+  assert.throws(() => hash([-1n]), RangeError);
+  assert.throws(() => hashFq([Q]), RangeError);
+  assert.throws(() => permute([0n, 0n, P + 5n]), (e) => e instanceof RangeError && e.message.includes("state[2]"));
+  assert.throws(() => hashMany([[1n], [2n, P]]), (e) => e instanceof RangeError && e.message.includes("inputs[1][1]"));
+  assert.throws(() => hash([1]), TypeError);
+  assert.throws(() => permute([1n, 2n]), RangeError);
+});
