@@ -14,13 +14,14 @@
 # (default: bench-report beside the results).
 # The Nix apps set BENCH_NATIVE_BIN, BENCH_WASM_BIN, BENCH_REPORT_BIN (prebuilt
 # binaries: nothing is built, results are relative to the working directory) and
-# BENCH_ENV (extra KEY=VALUE lines for report.json).
+# BENCH_ENV (extra KEY=VALUE lines for report.json). With node, the JavaScript
+# package is then benchmarked against o1js (js-report.json; BENCH_JS=0 skips it).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 case "${1:-}" in -h | --help)
-    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
@@ -94,3 +95,16 @@ done <<<"${BENCH_ENV:-}"
 
 say "comparison (median per iteration; ratio = runtime / ${runtimes[0]})"
 "$report_bin" --criterion "$results" --out "$report_dir" --since "$start" "${env_args[@]}" "${runtimes[@]}"
+
+# The JavaScript package against o1js in one Node process (js/bench.mjs), beside
+# report.json. Only when building here with node among the runtimes; BENCH_JS=0 skips it.
+case " ${runtimes[*]} " in *" node "*)
+    if [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0 ]; then
+        say "the JavaScript package against o1js (js/bench.mjs)"
+        if ! { node js/build.mjs >/dev/null &&
+            (cd js && npm install --no-audit --no-fund >/dev/null) &&
+            node js/bench.mjs --out "$report_dir/js-report.json"; }; then
+            say "warning: the JavaScript benchmark failed (needs npm and network for o1js)"
+        fi
+    fi ;;
+esac
