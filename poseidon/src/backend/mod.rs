@@ -12,6 +12,79 @@
 //! field, name them in a [`Backend`](crate::Backend), add it to the
 //! differential tests and to the benchmark list (`benches/benches/poseidon.rs`).
 
+/// The element operations of a wrapper type `Outer(Inner)` that only schedules the
+/// permutation differently (`U29x2` over `u29`, `U52` over `u64`): each one is the
+/// inner type's. Used inside an `impl FieldArith for Outer<…>` block.
+macro_rules! delegate_element_ops {
+    () => {
+        #[inline(always)]
+        fn from_field(x: Self::Field) -> Self {
+            Self(FieldArith::from_field(x))
+        }
+        #[inline(always)]
+        fn to_field(self) -> Self::Field {
+            self.0.to_field()
+        }
+        #[inline(always)]
+        fn zero() -> Self {
+            Self(FieldArith::zero())
+        }
+        #[inline(always)]
+        fn add(self, rhs: Self) -> Self {
+            Self(self.0.add(rhs.0))
+        }
+        #[inline(always)]
+        fn sub(self, rhs: Self) -> Self {
+            Self(self.0.sub(rhs.0))
+        }
+        #[inline(always)]
+        fn mul(self, rhs: Self) -> Self {
+            Self(self.0.mul(rhs.0))
+        }
+        #[inline(always)]
+        fn square(self) -> Self {
+            Self(self.0.square())
+        }
+    };
+}
+
+/// Splits 4×64-bit little-endian limbs into `N` limbs of `bits` bits (the top limb
+/// takes what is left).
+pub(crate) const fn split_limbs<const N: usize>(x: &[u64; 4], bits: u32) -> [u64; N] {
+    let mask = (1u64 << bits) - 1;
+    let mut out = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        let bit = i * bits as usize;
+        let (w, s) = (bit / 64, bit % 64);
+        let mut v = if w < 4 { x[w] >> s } else { 0 };
+        if s + bits as usize > 64 && w + 1 < 4 {
+            v |= x[w + 1] << (64 - s);
+        }
+        out[i] = v & mask;
+        i += 1;
+    }
+    out
+}
+
+/// Joins `N` normalized limbs of `bits` bits, of a value below 2^256, into 4×64-bit limbs.
+pub(crate) const fn join_limbs<const N: usize>(x: &[u64; N], bits: u32) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut i = 0;
+    while i < N {
+        let bit = i * bits as usize;
+        let (w, s) = (bit / 64, bit % 64);
+        if w < 4 {
+            out[w] |= x[i] << s;
+        }
+        if s + bits as usize > 64 && w + 1 < 4 {
+            out[w + 1] |= x[i] >> (64 - s);
+        }
+        i += 1;
+    }
+    out
+}
+
 pub mod reference;
 pub mod u29;
 pub mod u64x4;

@@ -34,35 +34,12 @@ pub(crate) type Columns = [u64; 2 * LIMBS - 1];
 
 /// Splits 4×64-bit little-endian limbs into 9×29-bit limbs.
 pub(crate) const fn from_u64x4(x: &[u64; 4]) -> [u64; LIMBS] {
-    let mut out = [0u64; LIMBS];
-    let mut i = 0;
-    while i < LIMBS {
-        let bit = i * BITS as usize;
-        let (w, s) = (bit / 64, bit % 64);
-        let mut v = x[w] >> s;
-        if s + BITS as usize > 64 && w + 1 < 4 {
-            v |= x[w + 1] << (64 - s);
-        }
-        out[i] = v & MASK;
-        i += 1;
-    }
-    out
+    super::super::split_limbs(x, BITS)
 }
 
 /// Joins normalized 29-bit limbs of a value < 2^256 into 4×64-bit limbs.
 pub(crate) const fn to_u64x4(x: &[u64; LIMBS]) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    let mut i = 0;
-    while i < LIMBS {
-        let bit = i * BITS as usize;
-        let (w, s) = (bit / 64, bit % 64);
-        out[w] |= x[i] << s;
-        if s + BITS as usize > 64 && w + 1 < 4 {
-            out[w + 1] |= x[i] >> (64 - s);
-        }
-        i += 1;
-    }
-    out
+    super::super::join_limbs(x, BITS)
 }
 
 /// Whether p has the shape the reduction relies on.

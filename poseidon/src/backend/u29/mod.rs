@@ -391,34 +391,7 @@ macro_rules! u29x2_field {
         impl FieldArith for Fe29x2<$modulus> {
             type Field = $field;
 
-            #[inline]
-            fn from_field(x: $field) -> Self {
-                Fe29x2(Fe29::from_field(x))
-            }
-            #[inline]
-            fn to_field(self) -> $field {
-                self.0.to_field()
-            }
-            #[inline(always)]
-            fn zero() -> Self {
-                Fe29x2(Fe29::zero())
-            }
-            #[inline(always)]
-            fn add(self, rhs: Self) -> Self {
-                Fe29x2(self.0.add(rhs.0))
-            }
-            #[inline(always)]
-            fn sub(self, rhs: Self) -> Self {
-                Fe29x2(self.0.sub(rhs.0))
-            }
-            #[inline(always)]
-            fn mul(self, rhs: Self) -> Self {
-                Fe29x2(self.0.mul(rhs.0))
-            }
-            #[inline(always)]
-            fn square(self) -> Self {
-                Fe29x2(self.0.square())
-            }
+            delegate_element_ops!();
             #[inline]
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
                 permute_paired(params, state)

@@ -56,35 +56,12 @@ type Columns<V> = [V; 2 * LIMBS];
 
 /// Splits a value < 2^256 into 52-bit limbs.
 pub(crate) const fn split(x: &[u64; LIMBS64]) -> [u64; LIMBS] {
-    let mut out = [0u64; LIMBS];
-    let mut i = 0;
-    while i < LIMBS {
-        let bit = i * BITS as usize;
-        let (w, s) = (bit / 64, bit % 64);
-        let mut v = x[w] >> s;
-        if s + BITS as usize > 64 && w + 1 < LIMBS64 {
-            v |= x[w + 1] << (64 - s);
-        }
-        out[i] = v & MASK;
-        i += 1;
-    }
-    out
+    super::super::split_limbs(x, BITS)
 }
 
 /// Joins normalized 52-bit limbs of a value < 2^256.
 pub(crate) const fn join(x: &[u64; LIMBS]) -> [u64; LIMBS64] {
-    let mut out = [0u64; LIMBS64];
-    let mut i = 0;
-    while i < LIMBS {
-        let bit = i * BITS as usize;
-        let (w, s) = (bit / 64, bit % 64);
-        out[w] |= x[i] << s;
-        if s + BITS as usize > 64 && w + 1 < LIMBS64 {
-            out[w + 1] |= x[i] >> (64 - s);
-        }
-        i += 1;
-    }
-    out
+    super::super::join_limbs(x, BITS)
 }
 
 /// Whether p's 52-bit limb 3 is zero (the reduction skips it).

@@ -464,34 +464,7 @@ macro_rules! u52_field {
         impl FieldArith for Fe52<$modulus> {
             type Field = $field;
 
-            #[inline(always)]
-            fn from_field(x: $field) -> Self {
-                Fe52(Fe64::from_field(x))
-            }
-            #[inline(always)]
-            fn to_field(self) -> $field {
-                self.0.to_field()
-            }
-            #[inline(always)]
-            fn zero() -> Self {
-                Fe52(Fe64::zero())
-            }
-            #[inline(always)]
-            fn add(self, rhs: Self) -> Self {
-                Fe52(self.0.add(rhs.0))
-            }
-            #[inline(always)]
-            fn sub(self, rhs: Self) -> Self {
-                Fe52(self.0.sub(rhs.0))
-            }
-            #[inline(always)]
-            fn mul(self, rhs: Self) -> Self {
-                Fe52(self.0.mul(rhs.0))
-            }
-            #[inline(always)]
-            fn square(self) -> Self {
-                Fe52(self.0.square())
-            }
+            delegate_element_ops!();
             #[inline]
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
                 let mut s = state.map(|x| x.0);
