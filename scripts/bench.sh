@@ -25,11 +25,10 @@ case "${1:-}" in -h | --help)
     exit 0 ;;
 esac
 
-node_major() { command -v node >/dev/null 2>&1 && node -p 'process.versions.node.split(".")[0]' 2>/dev/null; }
 default_runtimes="native wasmtime"
-if [ "$(node_major || echo 0)" -ge 20 ]; then
+if have_node; then
     default_runtimes+=" node"
-else
+elif [ -z "${BENCH_RUNTIMES:-}" ]; then
     say "no Node >= 20 on PATH: skipping the node runtime"
 fi
 read -ra runtimes <<<"${BENCH_RUNTIMES:-$default_runtimes}"

@@ -93,6 +93,11 @@ ensure_nix() {
     command -v nix >/dev/null 2>&1
 }
 
+# Whether Node >= 20 (node:wasi preview1) is on PATH.
+have_node() {
+    command -v node >/dev/null 2>&1 && [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -ge 20 ]
+}
+
 # Chromium for the JavaScript package's browser check: from PATH, else Debian's
 # package (as root, where apt-get exists).
 ensure_chromium() {

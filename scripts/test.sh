@@ -52,7 +52,6 @@ wasm_tool=$ROOT/target/$WASM_TARGET/release/poseidon.wasm
 native() { "$native_tool" "$@"; }
 wasm() { wasmtime run --dir=. "$wasm_tool" "$@"; }
 nodewasi() { bash "$SCRIPTS/node-runner.sh" "$wasm_tool" "$@"; }
-have_node() { command -v node >/dev/null 2>&1 && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ]; }
 
 vector_files=(poseidon/tests/data/kimchi.json poseidon/tests/data/legacy.json)
 shared=$ROOT/../shared/vectors

@@ -16,6 +16,7 @@
 //! and reduces below p.
 
 use super::arith::{self, LIMBS as LIMBS64};
+use super::{Fe64, Modulus64};
 
 /// Limb width.
 pub(crate) const BITS: u32 = 52;
@@ -166,13 +167,11 @@ pub(crate) struct Tables52<const ROWS: usize> {
 impl<const ROWS: usize> Tables52<ROWS> {
     /// From the 64-bit tables (x·2^256 mod p, < p): x·2^260 mod p via a Montgomery
     /// product with 2^260 mod p, then split.
-    pub(crate) const fn new(
-        round_constants: &[[[u64; LIMBS64]; 3]; ROWS],
-        mds: &[[[u64; LIMBS64]; 3]; 3],
-        to52: &[u64; LIMBS64],
-        p: &[u64; LIMBS64],
-        inv: u64,
+    pub(crate) const fn new<M: Modulus64>(
+        round_constants: &[[Fe64<M>; 3]; ROWS],
+        mds: &[[Fe64<M>; 3]; 3],
     ) -> Self {
+        let (to52, p, inv) = (&M::TO52, &M::P, M::INV);
         let mut out = Tables52 {
             round_constants: [[[0; LIMBS]; 3]; ROWS],
             mds: [[[0; LIMBS]; 3]; 3],
@@ -183,7 +182,7 @@ impl<const ROWS: usize> Tables52<ROWS> {
         while r < ROWS {
             let mut c = 0;
             while c < 3 {
-                let k = split(&arith::mont_mul(&round_constants[r][c], to52, p, inv));
+                let k = to_lanes(&round_constants[r][c].0, to52, p, inv);
                 out.round_constants[r][c] = k;
                 let mut j = 0;
                 while j < LIMBS {
@@ -191,7 +190,7 @@ impl<const ROWS: usize> Tables52<ROWS> {
                     j += 1;
                 }
                 if r < 3 {
-                    let m = split(&arith::mont_mul(&mds[r][c], to52, p, inv));
+                    let m = to_lanes(&mds[r][c].0, to52, p, inv);
                     out.mds[r][c] = m;
                     let mut j = 0;
                     while j < LIMBS {
@@ -295,7 +294,7 @@ fn add_normalize<V: Lanes>(a: &El<V>, b: &El<V>) -> El<V> {
 
 /// Scalar entry: ark-ff's limbs (x·2^256 mod p, < p) to x·2^260 mod p (< p) in 52-bit limbs.
 #[inline(always)]
-pub(crate) fn to_lanes(
+pub(crate) const fn to_lanes(
     x: &[u64; LIMBS64],
     to52: &[u64; LIMBS64],
     p: &[u64; LIMBS64],

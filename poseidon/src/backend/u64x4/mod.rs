@@ -139,23 +139,6 @@ pub struct Tables64<M: 'static, const ROWS: usize> {
     lanes: lanes52::Tables52<ROWS>,
 }
 
-/// The limbs of a table of elements.
-const fn raw<M: Modulus64, const ROWS: usize>(
-    t: &[[Fe64<M>; WIDTH]; ROWS],
-) -> [[[u64; LIMBS]; WIDTH]; ROWS] {
-    let mut out = [[[0; LIMBS]; WIDTH]; ROWS];
-    let mut r = 0;
-    while r < ROWS {
-        let mut c = 0;
-        while c < WIDTH {
-            out[r][c] = t[r][c].0;
-            c += 1;
-        }
-        r += 1;
-    }
-    out
-}
-
 const fn convert<C: MontConfig<4>, M: Modulus64, const ROWS: usize>(
     table: &[[Fp256<MontBackend<C, 4>>; WIDTH]; ROWS],
 ) -> [[Fe64<M>; WIDTH]; ROWS] {
@@ -205,13 +188,7 @@ macro_rules! u64_tables {
                 mds: $table::MDS,
             },
             folded: fold(&$table::ROUND_CONSTANTS),
-            lanes: lanes52::Tables52::new(
-                &raw(&$table::ROUND_CONSTANTS),
-                &raw(&$table::MDS),
-                &<$modulus>::TO52,
-                &<$modulus>::P,
-                <$modulus>::INV,
-            ),
+            lanes: lanes52::Tables52::new(&$table::ROUND_CONSTANTS, &$table::MDS),
         };
     };
 }

@@ -347,20 +347,28 @@ enum LaneTables {
     Legacy(&'static lanes52::Tables52<64>),
 }
 
-#[test]
-fn lane_permutation_fp() {
-    lane_permutation::<Fp, Pallas>(|set| match set {
+fn fp_lane_tables(set: ParamSet) -> LaneTables {
+    match set {
         ParamSet::Kimchi => LaneTables::Kimchi(&super::KIMCHI_FP.lanes),
         ParamSet::Legacy => LaneTables::Legacy(&super::LEGACY_FP.lanes),
-    });
+    }
+}
+
+fn fq_lane_tables(set: ParamSet) -> LaneTables {
+    match set {
+        ParamSet::Kimchi => LaneTables::Kimchi(&super::KIMCHI_FQ.lanes),
+        ParamSet::Legacy => LaneTables::Legacy(&super::LEGACY_FQ.lanes),
+    }
+}
+
+#[test]
+fn lane_permutation_fp() {
+    lane_permutation::<Fp, Pallas>(fp_lane_tables);
 }
 
 #[test]
 fn lane_permutation_fq() {
-    lane_permutation::<Fq, Vesta>(|set| match set {
-        ParamSet::Kimchi => LaneTables::Kimchi(&super::KIMCHI_FQ.lanes),
-        ParamSet::Legacy => LaneTables::Legacy(&super::LEGACY_FQ.lanes),
-    });
+    lane_permutation::<Fq, Vesta>(fq_lane_tables);
 }
 
 /// One permutation across portable lanes (element i in lane i), against the reference.
@@ -409,16 +417,10 @@ where
 
 #[test]
 fn lane_single_permutation_fp() {
-    lane_single_permutation::<Fp, Pallas>(|set| match set {
-        ParamSet::Kimchi => LaneTables::Kimchi(&super::KIMCHI_FP.lanes),
-        ParamSet::Legacy => LaneTables::Legacy(&super::LEGACY_FP.lanes),
-    });
+    lane_single_permutation::<Fp, Pallas>(fp_lane_tables);
 }
 
 #[test]
 fn lane_single_permutation_fq() {
-    lane_single_permutation::<Fq, Vesta>(|set| match set {
-        ParamSet::Kimchi => LaneTables::Kimchi(&super::KIMCHI_FQ.lanes),
-        ParamSet::Legacy => LaneTables::Legacy(&super::LEGACY_FQ.lanes),
-    });
+    lane_single_permutation::<Fq, Vesta>(fq_lane_tables);
 }
