@@ -9,7 +9,8 @@ import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const js = dirname(fileURLToPath(import.meta.url));
-const vectors = resolve(js, "../poseidon/tests/data");
+// $POSEIDON_VECTORS when the scripts check a copy of the package under target/.
+const vectors = resolve(process.env.POSEIDON_VECTORS ?? resolve(js, "../poseidon/tests/data"));
 const types = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
 const browser = process.env.CHROMIUM ?? "chromium";
 
@@ -35,7 +36,7 @@ const server = createServer(async (req, res) => {
 });
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const url = `http://127.0.0.1:${server.address().port}/browser/index.html`;
-const chrome = spawn(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + resolve(js, "../target/chromium-profile"), url], {
+const chrome = spawn(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + resolve(js, ".chromium-profile"), url], {
   stdio: ["ignore", "ignore", "pipe"],
 });
 let stderr = "";

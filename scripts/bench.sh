@@ -100,9 +100,8 @@ say "comparison (median per iteration; ratio = runtime / ${runtimes[0]})"
 case " ${runtimes[*]} " in *" node "*)
     if [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0 ]; then
         say "the JavaScript package against o1js (js/bench.mjs)"
-        if ! { node js/build.mjs >/dev/null &&
-            (cd js && npm install --no-audit --no-fund >/dev/null) &&
-            node js/bench.mjs --out "$report_dir/js-report.json"; }; then
+        if ! { js_dir=$(js_package_copy 2>/dev/null) &&
+            node "$js_dir/bench.mjs" --out "$report_dir/js-report.json"; }; then
             say "warning: the JavaScript benchmark failed (needs npm and network for o1js)"
         fi
     fi ;;

@@ -93,6 +93,20 @@ ensure_nix() {
     command -v nix >/dev/null 2>&1
 }
 
+# A copy of the JavaScript package in target/js-package, built (dist/) and with its
+# npm dev dependencies installed, so that nothing is written into js/. Prints its path.
+# npm ci rejects the lock file for o1js's per-platform optional packages; the versions
+# are pinned by package.json (exact) and package-lock.json either way.
+js_package_copy() {
+    local dir=$ROOT/target/js-package
+    mkdir -p "$dir" &&
+        (cd "$ROOT/js" && cp -r index.js index.d.ts package.json package-lock.json test browser \
+            build.mjs bench.mjs browser-check.mjs "$dir"/) &&
+        node "$ROOT/js/build.mjs" --out "$dir" >&2 &&
+        (cd "$dir" && npm install --no-audit --no-fund >&2) &&
+        printf '%s\n' "$dir"
+}
+
 # Whether Node >= 20 (node:wasi preview1) is on PATH.
 have_node() {
     command -v node >/dev/null 2>&1 && [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -ge 20 ]

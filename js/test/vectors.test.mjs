@@ -2,7 +2,9 @@
 // input checking, and the batch form.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 
 import { P, Q, hash, hashFq, hashLegacy, hashMany, init, permute } from "../index.js";
 
@@ -10,8 +12,10 @@ await init();
 
 // Mina's vectors: 32-byte little-endian hex.
 const fromHex = (h) => BigInt("0x0" + (h.match(/../g) ?? []).reverse().join(""));
-const vectors = (name) =>
-  JSON.parse(readFileSync(new URL(`../../poseidon/tests/data/${name}.json`, import.meta.url))).test_vectors;
+// The vector files: $POSEIDON_VECTORS (the scripts test a copy of the package under
+// target/), else the repository's poseidon/tests/data.
+const dataDir = process.env.POSEIDON_VECTORS ?? fileURLToPath(new URL("../../poseidon/tests/data", import.meta.url));
+const vectors = (name) => JSON.parse(readFileSync(join(dataDir, `${name}.json`))).test_vectors;
 
 test("kimchi vectors", () => {
   for (const v of vectors("kimchi")) {
