@@ -99,28 +99,26 @@ pub(crate) const fn add_columns(mut a: Columns, b: &Columns) -> Columns {
     a
 }
 
-/// The columns of a², with each cross product computed once and doubled. Limbs < 2^30:
-/// a column holds ≤ 4 doubled cross products and one square, < 2^63 + 2^60.
+/// The columns of a², each cross product computed once against a doubled limb.
+/// Limbs < 2^30: doubled limbs < 2^31, so a column holds ≤ 4 cross products
+/// < 2^61 and one square < 2^60: < 2^63 + 2^60 (8 shifts instead of 17).
 #[inline(always)]
 pub(crate) const fn square_columns(a: &[u64; LIMBS]) -> Columns {
+    let mut d = [0u64; LIMBS];
+    let mut i = 0;
+    while i < LIMBS {
+        d[i] = a[i] << 1;
+        i += 1;
+    }
     let mut t = [0u64; 2 * LIMBS - 1];
     let mut i = 0;
     while i < LIMBS {
+        t[2 * i] += a[i] * a[i];
         let mut j = i + 1;
         while j < LIMBS {
-            t[i + j] += a[i] * a[j];
+            t[i + j] += a[i] * d[j];
             j += 1;
         }
-        i += 1;
-    }
-    let mut k = 0;
-    while k < 2 * LIMBS - 1 {
-        t[k] <<= 1;
-        k += 1;
-    }
-    let mut i = 0;
-    while i < LIMBS {
-        t[2 * i] += a[i] * a[i];
         i += 1;
     }
     t
