@@ -1,6 +1,10 @@
 // Our package against o1js 2.15.0 in one Node process: per permutation and per hash
-// of 1 and 16 elements, medians of many timed batches after a warm-up.
-//   node js/bench.mjs [--out FILE]     (default FILE: ../target/bench-report/js-report.json)
+// of 1 and 16 elements. Every implementation is warmed up first (so the engine has
+// optimized all of them), then measured in rounds that take each in turn, so a
+// drift of the machine touches all alike: per round the median of timed batches,
+// reported the median over rounds.
+//   node js/bench.mjs [--out FILE] [--rounds N]
+//   (defaults: ../target/bench-report/js-report.json, 9 rounds)
 import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -20,17 +24,21 @@ const require = createRequire(import.meta.url);
 // Not in o1js's package exports: load the file by path.
 const kimchi = require(resolve(here, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
 
-// Median ns per call: `batches` timed batches of `reps` calls each, after `warm` calls.
-function median(f, { reps = 200, batches = 31, warm = 2000 } = {}) {
-  for (let i = 0; i < warm; i++) f();
+const roundsArg = process.argv.indexOf("--rounds");
+const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 9;
+if (!(rounds >= 1)) throw new Error("--rounds takes a positive number");
+
+const mid = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+// Median ns per call of `batches` timed batches of `reps` calls each.
+function batchMedian(f, reps, batches = 15) {
   const t = [];
   for (let b = 0; b < batches; b++) {
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < reps; i++) f();
     t.push(Number(process.hrtime.bigint() - t0) / reps);
   }
-  t.sort((a, b) => a - b);
-  return t[t.length >> 1];
+  return mid(t);
 }
 
 const xs = Array.from({ length: 16 }, (_, i) => (BigInt(i + 1) * 0x9e3779b97f4a7c15n) ** 3n % P);
@@ -60,15 +68,28 @@ const rawHash = () => {
   return raw.exports.hash(0, 1);
 };
 
-const rows = [
-  ["permutation", "ours: permute", median(() => permute(state))],
-  ["permutation", "o1js: caml_pasta_fp_poseidon_block_cipher (Rust wasm)", median(() => kimchi.caml_pasta_fp_poseidon_block_cipher(bytes))],
-  ["hash of 1", "ours: hash", median(() => hash([xs[0]]))],
-  ["hash of 1", "ours: the wasm export alone (no wrapper)", median(rawHash)],
-  ["hash of 1", "o1js: Poseidon.hash (JS)", median(() => Poseidon.hash([fields[0]]), { reps: 20, warm: 200 })],
-  ["hash of 16", "ours: hash", median(() => hash(xs), { reps: 20, warm: 200 })],
-  ["hash of 16", "o1js: Poseidon.hash (JS)", median(() => Poseidon.hash(fields), { reps: 5, warm: 20 })],
+// [workload, implementation, function, calls per timed batch]
+const cases = [
+  ["permutation", "ours: permute", () => permute(state), 100],
+  ["permutation", "o1js: caml_pasta_fp_poseidon_block_cipher (Rust wasm)", () => kimchi.caml_pasta_fp_poseidon_block_cipher(bytes), 50],
+  ["hash of 1", "ours: hash", () => hash([xs[0]]), 100],
+  ["hash of 1", "ours: the wasm export alone (no wrapper)", rawHash, 100],
+  ["hash of 1", "o1js: Poseidon.hash (JS)", () => Poseidon.hash([fields[0]]), 10],
+  ["hash of 16", "ours: hash", () => hash(xs), 10],
+  ["hash of 16", "o1js: Poseidon.hash (JS)", () => Poseidon.hash(fields), 2],
 ];
+process.stderr.write(`warming up ${cases.length} cases, then ${rounds} rounds `);
+for (const [, , f, reps] of cases) {
+  const until = performance.now() + 500;
+  while (performance.now() < until) for (let i = 0; i < reps; i++) f();
+}
+const samples = cases.map(() => []);
+for (let r = 0; r < rounds; r++) {
+  cases.forEach(([, , f, reps], i) => samples[i].push(batchMedian(f, reps)));
+  process.stderr.write(".");
+}
+process.stderr.write("\n");
+const rows = cases.map(([workload, impl], i) => [workload, impl, mid(samples[i])]);
 const ratio = (a, b) => rows[b][2] / rows[a][2];
 const summary = {
   "block cipher / ours (permutation)": ratio(0, 1),
@@ -76,7 +97,7 @@ const summary = {
   "Poseidon.hash / ours (hash of 16)": ratio(5, 6),
 };
 const overhead = rows[2][2] - rows[3][2];
-console.log(`node ${process.version}, o1js 2.15.0; median ns per call`);
+console.log(`node ${process.version}, o1js 2.15.0; per call, median over ${rounds} rounds`);
 console.log("| workload | implementation | median |\n| --- | --- | --- |");
 for (const [w, impl, ns] of rows) console.log(`| ${w} | ${impl} | ${(ns / 1000).toFixed(2)} µs |`);
 for (const [k, v] of Object.entries(summary)) console.log(`${k}: ${v.toFixed(2)}×`);
@@ -84,6 +105,6 @@ console.log(`wrapper overhead per hash call: ${(overhead / 1000).toFixed(2)} µs
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,
-  JSON.stringify({ env: { node: process.version, o1js: "2.15.0", date: new Date().toISOString() }, results: rows.map(([workload, implementation, median_ns]) => ({ workload, implementation, median_ns })), ratios: summary, wrapper_overhead_ns: overhead }, null, 2) + "\n",
+  JSON.stringify({ env: { node: process.version, o1js: "2.15.0", date: new Date().toISOString(), rounds }, results: rows.map(([workload, implementation, median_ns]) => ({ workload, implementation, median_ns })), ratios: summary, wrapper_overhead_ns: overhead }, null, 2) + "\n",
 );
 console.log(`wrote ${out}`);

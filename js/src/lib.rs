@@ -14,7 +14,7 @@
 
 use std::cell::RefCell;
 
-use ark_ff::{BigInt, PrimeField};
+use poseidon::canonical::{self, Limbs};
 use poseidon::{Fp, Fq, ParamSet, PastaField, WIDTH};
 
 /// Words per element.
@@ -46,29 +46,21 @@ fn set_and_field(kind: u32) -> Option<(ParamSet, bool)> {
     }
 }
 
-/// Decodes `n` elements from `words`; `Err(i)` for the first one ≥ the modulus.
-fn decode<F: PrimeField<BigInt = BigInt<4>>>(words: &[u64], n: usize) -> Result<Vec<F>, usize> {
-    (0..n)
-        .map(|i| {
-            let limbs: [u64; LIMBS] = words[i * LIMBS..(i + 1) * LIMBS]
-                .try_into()
-                .expect("4 words");
-            F::from_bigint(BigInt(limbs)).ok_or(i)
-        })
+/// `n` elements (four words each) from the start of `words`.
+fn elements(words: &[u64], n: usize) -> Vec<Limbs> {
+    words[..n * LIMBS]
+        .chunks_exact(LIMBS)
+        .map(|c| c.try_into().expect("4 words"))
         .collect()
-}
-
-fn encode<F: PrimeField<BigInt = BigInt<4>>>(x: F, out: &mut [u64]) {
-    out[..LIMBS].copy_from_slice(&x.into_bigint().0);
 }
 
 /// Status code for a bad element or a bad request.
 const BAD_KIND: u32 = u32::MAX;
 
-fn hash_in<F: PastaField<BigInt = BigInt<4>>>(set: ParamSet, n: usize) -> u32 {
-    BUF.with_borrow_mut(|b| match decode::<F>(b, n) {
-        Ok(xs) => {
-            encode(poseidon::hash(set, &xs), b);
+fn hash_in<F: PastaField>(set: ParamSet, n: usize) -> u32 {
+    BUF.with_borrow_mut(|b| match canonical::hash::<F>(set, &elements(b, n)) {
+        Ok(digest) => {
+            b[..LIMBS].copy_from_slice(&digest);
             0
         }
         Err(i) => i as u32 + 1,
@@ -85,17 +77,17 @@ pub extern "C" fn hash(kind: u32, n: usize) -> u32 {
     }
 }
 
-fn permute_in<F: PastaField<BigInt = BigInt<4>>>(set: ParamSet) -> u32 {
-    BUF.with_borrow_mut(|b| match decode::<F>(b, WIDTH) {
-        Ok(xs) => {
-            let mut state: [F; WIDTH] = xs.try_into().expect("3 elements");
-            poseidon::permute(set, &mut state);
-            for (i, x) in state.into_iter().enumerate() {
-                encode(x, &mut b[i * LIMBS..]);
+fn permute_in<F: PastaField>(set: ParamSet) -> u32 {
+    BUF.with_borrow_mut(|b| {
+        let mut state: [Limbs; WIDTH] =
+            core::array::from_fn(|i| b[i * LIMBS..(i + 1) * LIMBS].try_into().expect("4 words"));
+        match canonical::permute::<F>(set, &mut state) {
+            Ok(()) => {
+                b[..WIDTH * LIMBS].copy_from_slice(state.as_flattened());
+                0
             }
-            0
+            Err(i) => i as u32 + 1,
         }
-        Err(i) => i as u32 + 1,
     })
 }
 
@@ -109,27 +101,26 @@ pub extern "C" fn permute(kind: u32) -> u32 {
     }
 }
 
-fn hash_many_in<F: PastaField<BigInt = BigInt<4>>>(set: ParamSet, count: usize) -> u32 {
+fn hash_many_in<F: PastaField>(set: ParamSet, count: usize) -> u32 {
     BUF.with_borrow_mut(|b| {
         let lengths: Vec<usize> = b[..count].iter().map(|&l| l as usize).collect();
         let total: usize = lengths.iter().sum();
-        let xs = match decode::<F>(&b[count..], total) {
-            Ok(xs) => xs,
-            Err(i) => return i as u32 + 1,
-        };
+        let xs = elements(&b[count..], total);
         let mut inputs = Vec::with_capacity(count);
         let mut at = 0;
-        for len in lengths {
+        for &len in &lengths {
             inputs.push(&xs[at..at + len]);
             at += len;
         }
-        let digests = poseidon::hash_many(set, &inputs);
+        let digests = match canonical::hash_many::<F, _>(set, &inputs) {
+            Ok(d) => d,
+            // The position among all elements, as the status code counts them.
+            Err((k, i)) => return (lengths[..k].iter().sum::<usize>() + i) as u32 + 1,
+        };
         if b.len() < count * LIMBS {
             b.resize(count * LIMBS, 0); // may move the buffer: the caller asks `buffer(0)` again
         }
-        for (i, d) in digests.into_iter().enumerate() {
-            encode(d, &mut b[i * LIMBS..]);
-        }
+        b[..count * LIMBS].copy_from_slice(digests.as_flattened());
         0
     })
 }

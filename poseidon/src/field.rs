@@ -7,7 +7,7 @@
 
 use core::fmt::Debug;
 
-use ark_ff::PrimeField;
+use ark_ff::{BigInt, PrimeField};
 
 use crate::params::{ParamSet, Params, WIDTH};
 use crate::{Fp, Fq};
@@ -24,6 +24,19 @@ pub trait FieldArith: Copy + Debug + Send + Sync + 'static {
     fn from_field(x: Self::Field) -> Self;
     /// Converts to the canonical (fully reduced) field element.
     fn to_field(self) -> Self::Field;
+    /// From a canonical integer (little-endian 64-bit limbs of its value, not
+    /// Montgomery form); `None` unless it is below the modulus. The default goes
+    /// through ark-ff; a backend may convert directly (in Wasm, ark-ff's
+    /// conversions multiply through `u128`).
+    #[inline]
+    fn from_canonical(limbs: [u64; 4]) -> Option<Self> {
+        Self::Field::from_bigint(BigInt(limbs)).map(Self::from_field)
+    }
+    /// The canonical integer (little-endian 64-bit limbs, below the modulus).
+    #[inline]
+    fn to_canonical(self) -> [u64; 4] {
+        self.to_field().into_bigint().0
+    }
     /// The additive identity.
     fn zero() -> Self;
     /// `self + rhs`.
@@ -142,7 +155,7 @@ impl core::str::FromStr for FieldId {
 }
 
 /// [`Fp`] or [`Fq`]: the fields this crate hashes over.
-pub trait PastaField: PrimeField {
+pub trait PastaField: PrimeField<BigInt = BigInt<4>> {
     /// Which field this is.
     const ID: FieldId;
     /// Backend `B`'s representation of this field.

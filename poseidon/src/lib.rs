@@ -19,6 +19,7 @@
 //! ```
 
 pub mod backend;
+pub mod canonical;
 pub mod encoding;
 mod error;
 mod field;
@@ -103,15 +104,27 @@ pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[F]>>(
     set: ParamSet,
     inputs: &[I],
 ) -> Vec<F> {
-    type R<F, B> = <F as PastaField>::Repr<B>;
+    let params = <F::Repr<B>>::params(set);
+    sponges_lockstep(params, inputs, |v: &F| <F::Repr<B>>::from_field(*v))
+        .into_iter()
+        .map(FieldArith::to_field)
+        .collect()
+}
+
+/// The sponges of [`hash_many`] in lockstep; `conv` brings an input element into
+/// the representation. Returns each input's squeezed element.
+pub(crate) fn sponges_lockstep<T, R: FieldArith, I: AsRef<[T]>>(
+    params: &params::Params<R>,
+    inputs: &[I],
+    conv: impl Fn(&T) -> R,
+) -> Vec<R> {
     // Permutations per input: one per RATE elements absorbed, at least one (the
     // squeeze of the last block). Longest first, so the unfinished states are
     // always a prefix and are permuted in place.
     let perms = |x: &I| x.as_ref().len().div_ceil(params::RATE).max(1);
     let mut order: Vec<usize> = (0..inputs.len()).collect();
     order.sort_by_key(|&i| core::cmp::Reverse(perms(&inputs[i])));
-    let params = <R<F, B>>::params(set);
-    let mut states = vec![[<R<F, B>>::zero(); WIDTH]; inputs.len()];
+    let mut states = vec![[R::zero(); WIDTH]; inputs.len()];
     let steps = order.first().map_or(0, |&i| perms(&inputs[i]));
     let mut active = order.len();
     for step in 0..steps {
@@ -123,14 +136,14 @@ pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[F]>>(
             let block =
                 &x[(step * params::RATE).min(x.len())..((step + 1) * params::RATE).min(x.len())];
             for (s, v) in state.iter_mut().zip(block) {
-                *s = s.add(<R<F, B>>::from_field(*v));
+                *s = s.add(conv(v));
             }
         }
-        <R<F, B>>::permute_many(params, &mut states[..active]);
+        R::permute_many(params, &mut states[..active]);
     }
-    let mut out = vec![F::ZERO; inputs.len()];
+    let mut out = vec![R::zero(); inputs.len()];
     for (state, &i) in states.iter().zip(&order) {
-        out[i] = state[0].to_field();
+        out[i] = state[0];
     }
     out
 }

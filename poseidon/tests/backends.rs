@@ -233,6 +233,14 @@ macro_rules! each_backend {
             fn batch_fp() { batch_agrees_with_reference::<Fp, $backend>(104); }
             #[test]
             fn batch_fq() { batch_agrees_with_reference::<Fq, $backend>(105); }
+            #[test]
+            fn canonical_fp() { canonical_agrees::<Fp, $backend>(106); }
+            #[test]
+            fn canonical_fq() { canonical_agrees::<Fq, $backend>(107); }
+            #[test]
+            fn own_params_fp() { own_params_agree::<Fp, $backend>(108); }
+            #[test]
+            fn own_params_fq() { own_params_agree::<Fq, $backend>(109); }
         })*
     };
 }
@@ -245,6 +253,94 @@ each_backend! {
     u29x2 => U29x2,
     u64 => U64,
     u52 => U52,
+}
+
+/// Integers in and out (`poseidon::canonical`, `from_canonical`/`to_canonical`)
+/// against the element API on the reference: edge values, values at or above the
+/// modulus (rejected, with their position), random inputs.
+fn canonical_agrees<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
+    use poseidon::canonical;
+    let mut rng = SplitMix(seed);
+    let int = |x: F| x.into_bigint().0;
+    let p = F::MODULUS.0;
+    let mut xs = edge_values::<F>();
+    xs.extend((0..200).map(|_| rng.element::<F>()));
+    for &x in &xs {
+        let e = <F::Repr<B>>::from_canonical(int(x)).expect("below the modulus");
+        assert_eq!(e.to_field(), x);
+        assert_eq!(e.to_canonical(), int(x));
+        assert_eq!(<F::Repr<B>>::from_field(x).to_canonical(), int(x));
+    }
+    let mut too_big = vec![p, [u64::MAX; 4]];
+    for k in 0..4 {
+        let mut x = p;
+        x[k] = x[k].wrapping_add(1);
+        too_big.push(x);
+    }
+    for &x in &too_big {
+        assert!(<F::Repr<B>>::from_canonical(x).is_none(), "{x:?}");
+    }
+    for set in ParamSet::ALL {
+        for (i, w) in xs.windows(3).enumerate() {
+            let mut want = [w[0], w[1], w[2]];
+            poseidon::permute_with::<F, Reference>(set, &mut want);
+            let mut got = [int(w[0]), int(w[1]), int(w[2])];
+            canonical::permute_with::<F, B>(set, &mut got).unwrap();
+            assert_eq!(got, want.map(int), "{} {set} permutation {i}", B::NAME);
+        }
+        let inputs: Vec<Vec<[u64; 4]>> = (0..30)
+            .map(|i| xs[i..i + i % 21].iter().map(|&x| int(x)).collect())
+            .collect();
+        let digests = canonical::hash_many_with::<F, B, _>(set, &inputs).unwrap();
+        for (d, x) in digests.iter().zip(&inputs) {
+            let elements: Vec<F> = x
+                .iter()
+                .map(|l| F::from_bigint(BigInt(*l)).unwrap())
+                .collect();
+            let want = int(poseidon::hash_with::<F, Reference>(set, &elements));
+            assert_eq!(*d, want, "{} {set} hash_many, length {}", B::NAME, x.len());
+            assert_eq!(canonical::hash_with::<F, B>(set, x), Ok(want));
+        }
+        // Rejected values name their position; a rejected state is left unchanged.
+        for (k, &bad) in too_big.iter().enumerate() {
+            let mut state = [int(xs[0]), int(xs[1]), int(xs[2])];
+            state[k % 3] = bad;
+            let before = state;
+            assert_eq!(canonical::permute_with::<F, B>(set, &mut state), Err(k % 3));
+            assert_eq!(state, before);
+            let mut input: Vec<[u64; 4]> = xs[..5].iter().map(|&x| int(x)).collect();
+            input[k % 5] = bad;
+            assert_eq!(canonical::hash_with::<F, B>(set, &input), Err(k % 5));
+            let many = [vec![int(xs[0])], input];
+            assert_eq!(
+                canonical::hash_many_with::<F, B, _>(set, &many),
+                Err((1, k % 5))
+            );
+        }
+    }
+}
+
+/// The permutation with parameters that are not the crate's own statics (a copy),
+/// which a backend must treat as data: `u29` in Wasm takes a separate path for its
+/// own parameters (constant MDS limbs) and the general one for these.
+fn own_params_agree<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
+    let mut rng = SplitMix(seed);
+    for set in ParamSet::ALL {
+        let ours = <F::Repr<B>>::params(set);
+        let copy = Params {
+            set,
+            round_constants: ours.round_constants,
+            mds: ours.mds,
+        };
+        for _ in 0..20 {
+            let s: [F; 3] = core::array::from_fn(|_| rng.element());
+            let mut want = s;
+            poseidon::permute_with::<F, Reference>(set, &mut want);
+            let mut got = s.map(<F::Repr<B>>::from_field);
+            poseidon::permutation::permute(&copy, &mut got);
+            assert_eq!(got.map(FieldArith::to_field), want, "{} {set}", B::NAME);
+        }
+    }
 }
 
 /// Two permutations per call, one per lane, against two reference permutations.

@@ -26,6 +26,14 @@ macro_rules! delegate_element_ops {
             self.0.to_field()
         }
         #[inline(always)]
+        fn from_canonical(limbs: [u64; 4]) -> Option<Self> {
+            FieldArith::from_canonical(limbs).map(Self)
+        }
+        #[inline(always)]
+        fn to_canonical(self) -> [u64; 4] {
+            self.0.to_canonical()
+        }
+        #[inline(always)]
         fn zero() -> Self {
             Self(FieldArith::zero())
         }

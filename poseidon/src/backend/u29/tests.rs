@@ -212,3 +212,85 @@ fn masked_subtraction() {
     });
     assert_eq!(sub_if_ge(&p_minus_1, &p), p_minus_1);
 }
+
+/// Karatsuba columns equal the schoolbook's: one product at the `mul` input bound
+/// (limbs < 2^30, limb 8 < 2^25), and three products summed at the normalized bound
+/// (the linear layer), with the extremes in the patterns. Debug builds also check
+/// that no step overflows or goes below zero.
+#[test]
+fn karatsuba_columns_equal_schoolbook() {
+    for (limb_max, top_max) in [((1 << 30) - 1, (1 << 25) - 1), (MASK, (1 << 24) - 1)] {
+        let xs = patterns(limb_max, top_max);
+        for (i, a) in xs.iter().enumerate() {
+            let b = &xs[(i * 7 + 3) % xs.len()];
+            assert_eq!(product_columns(a, b), columns(a, b), "{a:?} · {b:?}");
+        }
+    }
+    let xs = patterns(MASK, (1 << 24) - 1);
+    for i in 0..xs.len() {
+        let m: [&[u64; LIMBS]; 3] = core::array::from_fn(|j| &xs[(i + 5 * j) % xs.len()]);
+        let s: [&[u64; LIMBS]; 3] = core::array::from_fn(|j| &xs[(i * 3 + j + 1) % xs.len()]);
+        let mut acc = [[0u64; 5]; 6];
+        let mut want = [0u64; 2 * LIMBS - 1];
+        for j in 0..3 {
+            acc = chunk_products_add(acc, &chunks(m[j]), &chunks(s[j]));
+            want = add_columns(want, &columns(m[j], s[j]));
+        }
+        assert_eq!(karatsuba_columns(&acc), want);
+    }
+}
+
+/// Integers in and out without ark-ff: every value below p round-trips, nothing at
+/// or above p is accepted.
+fn canonical_conversions<F: PastaField, M: Modulus29>()
+where
+    Fe29<M>: FieldArith<Field = F>,
+{
+    let p = M::P64;
+    let int = |x: F| x.into_bigint().0;
+    let below = [
+        [0; 4],
+        [1, 0, 0, 0],
+        int(-F::one()),
+        int(-F::from(2u64)),
+        [u64::MAX, u64::MAX, u64::MAX, p[3] - 1], // all limbs at their maximum below p
+        [0, 0, 0, p[3]],
+    ];
+    for x in below {
+        let e = Fe29::<M>::from_canonical(x).expect("below p");
+        assert_eq!(e.to_canonical(), x);
+        assert_eq!(int(e.to_field()), x);
+    }
+    let mut above = p;
+    for k in 0..4 {
+        above[k] = above[k].wrapping_add(1);
+        assert!(Fe29::<M>::from_canonical(above).is_none(), "{above:?}");
+    }
+    assert!(Fe29::<M>::from_canonical(p).is_none());
+    assert!(Fe29::<M>::from_canonical([u64::MAX; 4]).is_none());
+    // Non-canonical internal representations (x + kp) leave as x.
+    for seed in 1..50u64 {
+        let x = F::from(seed).pow([seed * 131]);
+        let base = Fe29::<M>::from_field(x).0;
+        for k in 0..4 {
+            let mut r = base;
+            for (ri, pi) in r.iter_mut().zip(times(&M::P, k)) {
+                *ri += pi;
+            }
+            let r = carry(r);
+            if is_normalized(&r) {
+                assert_eq!(Fe29::<M>::new(r).to_canonical(), x.into_bigint().0);
+            }
+        }
+    }
+}
+
+#[test]
+fn canonical_conversions_fp() {
+    canonical_conversions::<Fp, Pallas>();
+}
+
+#[test]
+fn canonical_conversions_fq() {
+    canonical_conversions::<Fq, Vesta>();
+}

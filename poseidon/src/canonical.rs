@@ -1,0 +1,91 @@
+//! Hashing and permuting integers: elements as the little-endian 64-bit limbs of
+//! their value (below the modulus), not ark-ff's Montgomery form.
+//!
+//! For callers that hold integers, such as the JavaScript package: the backend
+//! converts them directly (in `u29`, one Montgomery multiplication each way), which
+//! skips ark-ff's own conversions; in Wasm those multiply through `u128`. Results
+//! are those of the element API ([`crate::hash`], [`crate::permute`], …). A value
+//! that is not below the modulus is an error naming its position.
+//!
+//! ```
+//! use poseidon::{canonical, Fp, ParamSet};
+//! let digest = canonical::hash::<Fp>(ParamSet::Kimchi, &[[1, 0, 0, 0], [2, 0, 0, 0]])?;
+//! let expected = poseidon::hash(ParamSet::Kimchi, &[Fp::from(1u64), Fp::from(2u64)]);
+//! assert_eq!(digest, ark_ff::PrimeField::into_bigint(expected).0);
+//! # Ok::<(), usize>(())
+//! ```
+
+use crate::field::{Backend, FieldArith, PastaField};
+use crate::params::{ParamSet, WIDTH};
+use crate::{permutation, sponges_lockstep, DefaultBackend};
+
+/// An integer as four little-endian 64-bit limbs.
+pub type Limbs = [u64; 4];
+
+/// [`crate::permute`] on integers; `Err(i)` if element i is not below the modulus
+/// (the state is then unchanged).
+pub fn permute<F: PastaField>(set: ParamSet, state: &mut [Limbs; WIDTH]) -> Result<(), usize> {
+    permute_with::<F, DefaultBackend>(set, state)
+}
+
+/// [`permute`] computed with backend `B`.
+pub fn permute_with<F: PastaField, B: Backend>(
+    set: ParamSet,
+    state: &mut [Limbs; WIDTH],
+) -> Result<(), usize> {
+    let mut s = [<F::Repr<B>>::zero(); WIDTH];
+    for (i, (x, limbs)) in s.iter_mut().zip(state.iter()).enumerate() {
+        *x = <F::Repr<B>>::from_canonical(*limbs).ok_or(i)?;
+    }
+    permutation::permute(<F::Repr<B>>::params(set), &mut s);
+    *state = s.map(FieldArith::to_canonical);
+    Ok(())
+}
+
+/// [`crate::hash`] of integers; `Err(i)` if element i is not below the modulus.
+pub fn hash<F: PastaField>(set: ParamSet, inputs: &[Limbs]) -> Result<Limbs, usize> {
+    hash_with::<F, DefaultBackend>(set, inputs)
+}
+
+/// [`hash`] computed with backend `B`.
+pub fn hash_with<F: PastaField, B: Backend>(
+    set: ParamSet,
+    inputs: &[Limbs],
+) -> Result<Limbs, usize> {
+    hash_many_with::<F, B, _>(set, &[inputs])
+        .map(|d| d[0])
+        .map_err(|(_, i)| i)
+}
+
+/// [`crate::hash_many`] of integers; `Err((k, i))` if element i of input k is not
+/// below the modulus.
+pub fn hash_many<F: PastaField, I: AsRef<[Limbs]>>(
+    set: ParamSet,
+    inputs: &[I],
+) -> Result<Vec<Limbs>, (usize, usize)> {
+    hash_many_with::<F, DefaultBackend, I>(set, inputs)
+}
+
+/// [`hash_many`] computed with backend `B`.
+pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[Limbs]>>(
+    set: ParamSet,
+    inputs: &[I],
+) -> Result<Vec<Limbs>, (usize, usize)> {
+    let elements = inputs
+        .iter()
+        .enumerate()
+        .map(|(k, input)| {
+            input
+                .as_ref()
+                .iter()
+                .enumerate()
+                .map(|(i, x)| <F::Repr<B>>::from_canonical(*x).ok_or((k, i)))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let params = <F::Repr<B>>::params(set);
+    Ok(sponges_lockstep(params, &elements, |x| *x)
+        .into_iter()
+        .map(FieldArith::to_canonical)
+        .collect())
+}
