@@ -10,7 +10,6 @@ export const P = 0x40000000000000000000000000000000224698fc094cf91b992d30ed00000
 export const Q = 0x40000000000000000000000000000000224698fc0994a8dd8c46eb2100000001n;
 
 const KIMCHI_FP = 0, KIMCHI_FQ = 1, LEGACY_FP = 2, LEGACY_FQ = 3;
-const MASK = (1n << 64n) - 1n;
 
 let exports = null;
 
@@ -46,10 +45,11 @@ function check(x, i, modulus, what) {
   }
 }
 
+// A BigUint64Array element keeps its value mod 2^64 (ToBigUint64), so no masks.
 function put(w, at, x) {
-  w[at] = x & MASK;
-  w[at + 1] = (x >> 64n) & MASK;
-  w[at + 2] = (x >> 128n) & MASK;
+  w[at] = x;
+  w[at + 1] = x >> 64n;
+  w[at + 2] = x >> 128n;
   w[at + 3] = x >> 192n;
 }
 
