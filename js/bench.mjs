@@ -1,8 +1,6 @@
 // Our package against o1js 2.15.0 in one Node process: per permutation and per hash
-// of 1 and 16 elements. Every implementation is warmed up first (so the engine has
-// optimized all of them), then measured in rounds that take each in turn, so a
-// drift of the machine touches all alike: per round the median of timed batches,
-// reported the median over rounds.
+// of 1 and 16 elements, timed as timing.mjs describes (warm-up, alternating rounds,
+// median over rounds).
 //   node js/bench.mjs [--out FILE] [--rounds N]
 //   (defaults: ../target/bench-report/js-report.json, 9 rounds)
 import { createRequire } from "node:module";
@@ -14,6 +12,7 @@ import { Field, Poseidon } from "o1js";
 
 import { wasmBytes } from "./dist/wasm.js";
 import { P, hash, init, permute } from "./index.js";
+import { measure } from "./timing.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outArg = process.argv.indexOf("--out");
@@ -28,18 +27,6 @@ const roundsArg = process.argv.indexOf("--rounds");
 const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 9;
 if (!(rounds >= 1)) throw new Error("--rounds takes a positive number");
 
-const mid = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-
-// Median ns per call of `batches` timed batches of `reps` calls each.
-function batchMedian(f, reps, batches = 15) {
-  const t = [];
-  for (let b = 0; b < batches; b++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < reps; i++) f();
-    t.push(Number(process.hrtime.bigint() - t0) / reps);
-  }
-  return mid(t);
-}
 
 const xs = Array.from({ length: 16 }, (_, i) => (BigInt(i + 1) * 0x9e3779b97f4a7c15n) ** 3n % P);
 const fields = xs.map((x) => Field(x));
@@ -92,17 +79,12 @@ const cases = [
   ["hash of 16", "o1js: Poseidon.hash (JS)", () => Poseidon.hash(fields), 2],
 ];
 process.stderr.write(`warming up ${cases.length} cases, then ${rounds} rounds `);
-for (const [, , f, reps] of cases) {
-  const until = performance.now() + 500;
-  while (performance.now() < until) for (let i = 0; i < reps; i++) f();
-}
-const samples = cases.map(() => []);
-for (let r = 0; r < rounds; r++) {
-  cases.forEach(([, , f, reps], i) => samples[i].push(batchMedian(f, reps)));
-  process.stderr.write(".");
-}
+const medians = measure(
+  cases.map(([, , f, reps]) => [f, reps]),
+  { rounds, tick: () => process.stderr.write(".") },
+);
 process.stderr.write("\n");
-const rows = cases.map(([workload, impl], i) => [workload, impl, mid(samples[i])]);
+const rows = cases.map(([workload, impl], i) => [workload, impl, medians[i]]);
 const ratio = (a, b) => rows[b][2] / rows[a][2];
 const summary = {
   "block cipher / ours (permutation, wasm export against wasm export)": ratio(1, 2),

@@ -1,9 +1,8 @@
 // Compares builds of the package's wasm module with each other and with o1js's
 // Rust wasm block cipher, in one Node process: the raw `permute` export of each
 // module (input already in its buffer) against `caml_pasta_fp_poseidon_block_cipher`.
-// Everything is warmed up first, then measured in rounds that take each in turn;
-// per round the median of timed batches, reported the median over rounds. Each
-// module's result is checked against o1js first. For trying a change to the
+// Timed as timing.mjs describes (warm-up, alternating rounds, median over rounds).
+// Each module's result is checked against o1js first. For trying a change to the
 // arithmetic: build, copy the module aside, change, build again, compare.
 //   node js/compare.mjs A.wasm [B.wasm ...] [--rounds N]      (default 15 rounds)
 //   (modules: target/wasm32-unknown-unknown/release/poseidon_js.wasm after
@@ -12,6 +11,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+
+import { measure } from "./timing.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -43,25 +44,10 @@ for (const file of args) {
 }
 cases.push(["o1js block cipher", () => kimchi.caml_pasta_fp_poseidon_block_cipher(bytes)]);
 
-const mid = (t) => [...t].sort((a, b) => a - b)[t.length >> 1];
-function batchMedian(f, reps = 100, batches = 15) {
-  const t = [];
-  for (let b = 0; b < batches; b++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < reps; i++) f();
-    t.push(Number(process.hrtime.bigint() - t0) / reps);
-  }
-  return mid(t);
-}
-for (const [, f] of cases) {
-  const until = performance.now() + 500;
-  while (performance.now() < until) f();
-}
-const samples = cases.map(() => []);
-for (let r = 0; r < rounds; r++) cases.forEach(([, f], i) => samples[i].push(batchMedian(f)));
-const o1js = mid(samples.at(-1));
+const medians = measure(cases.map(([, f]) => [f, 100]), { rounds });
+const o1js = medians.at(-1);
 console.log(`node ${process.version}; permutation, median over ${rounds} rounds`);
 cases.forEach(([name], i) => {
-  const m = mid(samples[i]);
+  const m = medians[i];
   console.log(`${name.padEnd(24)} ${(m / 1000).toFixed(2).padStart(8)} µs   o1js / this: ${(o1js / m).toFixed(3)}×`);
 });

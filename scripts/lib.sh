@@ -101,7 +101,7 @@ js_package_copy() {
     local dir=$ROOT/target/js-package
     mkdir -p "$dir" &&
         (cd "$ROOT/js" && cp -r index.js index.d.ts package.json package-lock.json test browser \
-            build.mjs bench.mjs browser-check.mjs "$dir"/) &&
+            build.mjs bench.mjs timing.mjs browser-check.mjs "$dir"/) &&
         node "$ROOT/js/build.mjs" --out "$dir" >&2 &&
         (cd "$dir" && npm install --no-audit --no-fund >&2) &&
         printf '%s\n' "$dir"
