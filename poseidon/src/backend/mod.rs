@@ -56,6 +56,28 @@ macro_rules! delegate_element_ops {
     };
 }
 
+/// `a − b − borrow` as (difference word, borrow ∈ {0, 1}).
+#[inline(always)]
+pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
+    // Two flag-producing subtractions: LLVM turns the chain into `sbb`.
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(borrow);
+    (d, (b1 | b2) as u64)
+}
+
+/// Whether `x < p` as 4×64-bit integers: the final borrow of x − p, with no branch
+/// on the limbs (inputs may be secret).
+#[inline(always)]
+pub(crate) const fn is_below(x: &[u64; 4], p: &[u64; 4]) -> bool {
+    let mut borrow = 0;
+    let mut i = 0;
+    while i < 4 {
+        (_, borrow) = sbb(x[i], p[i], borrow);
+        i += 1;
+    }
+    borrow == 1
+}
+
 /// Splits 4×64-bit little-endian limbs into `N` limbs of `bits` bits (the top limb
 /// takes what is left).
 pub(crate) const fn split_limbs<const N: usize>(x: &[u64; 4], bits: u32) -> [u64; N] {

@@ -113,14 +113,8 @@ impl<M: Modulus29> Fe29<M> {
     /// From an integer x < p (64-bit limbs): x·2^261, normalized (< 2^255).
     #[inline]
     fn from_int(x: &[u64; 4]) -> Option<Self> {
-        // x − p borrows exactly when x < p (the borrow chain, no branch on limbs).
-        let mut borrow = false;
-        for (xi, pi) in x.iter().zip(&M::P64) {
-            let (d, b1) = xi.overflowing_sub(*pi);
-            let (_, b2) = d.overflowing_sub(u64::from(borrow));
-            borrow = b1 | b2;
-        }
-        borrow.then(|| Self::new(mont_mul(&from_u64x4(x), &M::FROM_INT, &M::P)))
+        super::is_below(x, &M::P64)
+            .then(|| Self::new(mont_mul(&from_u64x4(x), &M::FROM_INT, &M::P)))
     }
 
     /// The integer below p. The limbs hold y ≡ x·2^261 (mod p), y < 2^256; reducing

@@ -18,6 +18,8 @@
 //!
 //! No branch depends on limb values; the conditional subtraction uses a mask.
 
+use crate::backend::sbb;
+
 /// Limbs per element.
 pub(crate) const LIMBS: usize = 4;
 /// A double-width value: the 8 limbs of a product before reduction.
@@ -37,30 +39,9 @@ const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
     (t as u64, (t >> 64) as u64)
 }
 
-/// `a − b − borrow` as (difference word, borrow ∈ {0, 1}).
-#[inline(always)]
-const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    // Two flag-producing subtractions: LLVM turns the chain into `sbb`.
-    let (d, b1) = a.overflowing_sub(b);
-    let (d, b2) = d.overflowing_sub(borrow);
-    (d, (b1 | b2) as u64)
-}
-
 /// Whether p has the shape the reduction relies on.
 pub(crate) const fn is_pasta_shaped(p: &[u64; LIMBS]) -> bool {
     p[0] & 1 == 1 && p[2] == 0 && p[3] == 1 << 62
-}
-
-/// Whether `x < p` (as integers).
-pub(crate) const fn is_reduced(x: &[u64; LIMBS], p: &[u64; LIMBS]) -> bool {
-    let mut i = LIMBS;
-    while i > 0 {
-        i -= 1;
-        if x[i] != p[i] {
-            return x[i] < p[i];
-        }
-    }
-    false
 }
 
 /// The full 512-bit product a·b (schoolbook, 16 word products).

@@ -31,9 +31,10 @@ use core::marker::PhantomData;
 use ark_ff::{BigInt, Fp256, MontBackend, MontConfig};
 
 use self::arith::{
-    add_mod, bound, dot3_add, is_pasta_shaped, is_reduced, mont_mul, mont_mul_lazy as mul,
-    mont_square, mont_square_lazy as sq, sub_mod, sub_p_if_ge, LIMBS,
+    add_mod, bound, dot3_add, is_pasta_shaped, mont_mul, mont_mul_lazy as mul, mont_square,
+    mont_square_lazy as sq, sub_mod, sub_p_if_ge, LIMBS,
 };
+use super::is_below;
 pub use super::{Pallas, Vesta};
 use crate::field::{Backend, FieldArith};
 use crate::fields::{FpMontConfig, FqMontConfig};
@@ -106,7 +107,7 @@ impl<M: Modulus64> Fe64<M> {
 
     #[inline(always)]
     fn check(&self) {
-        debug_assert!(is_reduced(&self.0, &M::P), "not reduced: {:?}", self.0);
+        debug_assert!(is_below(&self.0, &M::P), "not reduced: {:?}", self.0);
     }
 }
 
@@ -231,7 +232,7 @@ fn permute_lazy<M: Modulus64, const ROWS: usize>(
         x.0
     });
     for k_r in folded {
-        debug_assert!(s.iter().all(|x| is_reduced(x, &M::STATE_BOUND)));
+        debug_assert!(s.iter().all(|x| is_below(x, &M::STATE_BOUND)));
         let [a, b, c] = s;
         // Three independent chains side by side, which the CPU overlaps.
         let (a2, b2, c2) = (sq(&a, p, inv), sq(&b, p, inv), sq(&c, p, inv));
@@ -242,7 +243,7 @@ fn permute_lazy<M: Modulus64, const ROWS: usize>(
                 mul(&b4, &b2, p, inv),
                 mul(&c4, &c2, p, inv),
             );
-            debug_assert!([a6, b6, c6].iter().all(|x| is_reduced(x, &M::SBOX_BOUND)));
+            debug_assert!([a6, b6, c6].iter().all(|x| is_below(x, &M::SBOX_BOUND)));
             [
                 mul(&a6, &a, p, inv),
                 mul(&b6, &b, p, inv),
@@ -255,7 +256,7 @@ fn permute_lazy<M: Modulus64, const ROWS: usize>(
                 mul(&c4, &c, p, inv),
             ]
         };
-        debug_assert!(x.iter().all(|x| is_reduced(x, &M::SBOX_BOUND)));
+        debug_assert!(x.iter().all(|x| is_below(x, &M::SBOX_BOUND)));
         s = core::array::from_fn(|i| dot3_add(&mds[i], &x, &k_r[i], p, inv));
     }
     *state = s.map(|x| Fe64::new(sub_p_if_ge(&x, p)));

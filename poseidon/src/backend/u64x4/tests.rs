@@ -8,6 +8,7 @@ use ark_ff::PrimeField;
 use super::arith::*;
 use super::lanes52::{self, Portable};
 use super::{Fe64, Modulus64, Pallas, Vesta};
+use crate::backend::is_below;
 use crate::params::{ParamSet, WIDTH};
 use crate::{FieldArith, Fp, Fq, PastaField};
 
@@ -59,7 +60,7 @@ impl Xs {
                 2 => 0,
                 _ => self.next(),
             });
-            if is_reduced(&x, bound) {
+            if is_below(&x, bound) {
                 return x;
             }
         }
@@ -83,7 +84,7 @@ fn lazy_products<F: PrimeField, M: Modulus64>() {
         for b in xs.iter().skip(i % 7).step_by(7) {
             let r = mont_mul_lazy(a, b, &M::P, M::INV);
             assert_eq!(v64::<F>(&r), v64::<F>(a) * v64::<F>(b) * rinv);
-            assert!(is_reduced(&r, &out_bound), "{a:?}·{b:?} = {r:?}");
+            assert!(is_below(&r, &out_bound), "{a:?}·{b:?} = {r:?}");
         }
         let r = mont_square_lazy(a, &M::P, M::INV);
         assert_eq!(v64::<F>(&r), v64::<F>(a).square() * rinv);
@@ -101,7 +102,7 @@ fn sbox_chain_bounds<F: PrimeField, M: Modulus64>() {
         let x6 = mont_mul_lazy(&x4, &x2, &M::P, M::INV);
         let x7 = mont_mul_lazy(&x6, &x, &M::P, M::INV);
         for y in [x2, x4, x5, x6, x7] {
-            assert!(is_reduced(&y, &M::SBOX_BOUND), "{x:?} → {y:?}");
+            assert!(is_below(&y, &M::SBOX_BOUND), "{x:?} → {y:?}");
         }
         // x⁷ in Montgomery form: x^7 · R^-6.
         assert_eq!(v64::<F>(&x7), v64::<F>(&x).pow([7]) * rinv.pow([6]));
@@ -147,7 +148,7 @@ fn mds_row_at_the_bounds<F: PrimeField, M: Modulus64>() {
             acc + v64::<F>(&m[j]) * v64::<F>(&s[j])
         });
         assert_eq!(v64::<F>(&r), want * rinv);
-        assert!(is_reduced(&r, &M::STATE_BOUND), "{r:?}");
+        assert!(is_below(&r, &M::STATE_BOUND), "{r:?}");
     }
     let worst = dot3_add(
         &[dec(&M::P); 3],
@@ -156,7 +157,7 @@ fn mds_row_at_the_bounds<F: PrimeField, M: Modulus64>() {
         &M::P,
         M::INV,
     );
-    assert!(is_reduced(&worst, &M::STATE_BOUND));
+    assert!(is_below(&worst, &M::STATE_BOUND));
 }
 
 #[test]
@@ -204,7 +205,7 @@ fn reduce_at_the_bound() {
         };
         let r = reduce(&t, &M::P, M::INV);
         assert_eq!(v64::<F>(&r), value::<F>(&t, 64) * r_inv::<F>(256));
-        assert!(is_reduced(&sub_p_if_ge(&r, &M::P), &M::P));
+        assert!(is_below(&sub_p_if_ge(&r, &M::P), &M::P));
     }
     check::<Fp, Pallas>();
     check::<Fq, Vesta>();
