@@ -46,6 +46,18 @@ fn set_and_field(kind: u32) -> Option<(ParamSet, bool)> {
     }
 }
 
+/// `$op::<Fp>(set, args…)` or `$op::<Fq>(…)` for the set and field `kind` names;
+/// [`BAD_KIND`] for an unknown `kind`.
+macro_rules! for_kind {
+    ($kind:expr, $op:ident $(, $arg:expr)*) => {
+        match set_and_field($kind) {
+            Some((set, false)) => $op::<Fp>(set $(, $arg)*),
+            Some((set, true)) => $op::<Fq>(set $(, $arg)*),
+            None => BAD_KIND,
+        }
+    };
+}
+
 /// `n` elements (four words each) from the start of `words`.
 fn elements(words: &[u64], n: usize) -> Vec<Limbs> {
     words[..n * LIMBS]
@@ -70,11 +82,7 @@ fn hash_in<F: PastaField>(set: ParamSet, n: usize) -> u32 {
 /// Hashes the `n` elements at the start of the buffer; the digest replaces element 0.
 #[no_mangle]
 pub extern "C" fn hash(kind: u32, n: usize) -> u32 {
-    match set_and_field(kind) {
-        Some((set, false)) => hash_in::<Fp>(set, n),
-        Some((set, true)) => hash_in::<Fq>(set, n),
-        None => BAD_KIND,
-    }
+    for_kind!(kind, hash_in, n)
 }
 
 fn permute_in<F: PastaField>(set: ParamSet) -> u32 {
@@ -94,11 +102,7 @@ fn permute_in<F: PastaField>(set: ParamSet) -> u32 {
 /// Permutes the three elements at the start of the buffer in place.
 #[no_mangle]
 pub extern "C" fn permute(kind: u32) -> u32 {
-    match set_and_field(kind) {
-        Some((set, false)) => permute_in::<Fp>(set),
-        Some((set, true)) => permute_in::<Fq>(set),
-        None => BAD_KIND,
-    }
+    for_kind!(kind, permute_in)
 }
 
 fn hash_many_in<F: PastaField>(set: ParamSet, count: usize) -> u32 {
@@ -129,9 +133,5 @@ fn hash_many_in<F: PastaField>(set: ParamSet, count: usize) -> u32 {
 /// their elements in order; the digests replace the start of the buffer.
 #[no_mangle]
 pub extern "C" fn hash_many(kind: u32, count: usize) -> u32 {
-    match set_and_field(kind) {
-        Some((set, false)) => hash_many_in::<Fp>(set, count),
-        Some((set, true)) => hash_many_in::<Fq>(set, count),
-        None => BAD_KIND,
-    }
+    for_kind!(kind, hash_many_in, count)
 }
