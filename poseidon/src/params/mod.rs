@@ -12,6 +12,7 @@
 //! and compares, on every target.
 
 pub mod derive;
+pub(crate) mod rescale;
 pub(crate) mod tables;
 
 use core::fmt;

@@ -7,9 +7,14 @@
 //! is a shift). Products use one level of three-way Karatsuba (54 limb products
 //! instead of 81); squarings the schoolbook's 45. The S-box x^7 is two squarings
 //! and two multiplications; the MDS product sums three unreduced products per
-//! output and reduces once, adding the round constant inside that reduction. In
-//! Wasm the MDS limbs are compile-time constants (immediate operands) and each
-//! output is a small function of its own, which suits V8's register allocator.
+//! output and reduces once, adding the round constant inside that reduction.
+//!
+//! In Wasm, for the crate's own parameters, the rounds run on a rescaled state
+//! (`params::rescale`): one MDS entry per row is a power of two, 2^0 or 2^−29,
+//! so an output is two products plus limbs placed in the columns — six products
+//! per round instead of nine. Each output is a small function of its own,
+//! instantiated once, so its MDS limbs become immediate operands; that suits
+//! V8's register allocator.
 //!
 //! Elements stay *normalized* (limbs 0..=7 < 2^29, limb 8 < 2^24, value < 2^256,
 //! not necessarily < p) inside the permutation, and are reduced below p only when
@@ -34,7 +39,7 @@ use self::x2::Limbs2;
 pub use super::{Pallas, Vesta};
 use crate::field::{Backend, FieldArith};
 use crate::fields::{FpMontConfig, FqMontConfig};
-use crate::params::{tables, ParamSet, Params, Sbox, WIDTH};
+use crate::params::{rescale, tables, ParamSet, Params, Sbox, WIDTH};
 use crate::permutation::add_row;
 use crate::{Fp, Fq};
 
@@ -164,14 +169,12 @@ fn mix_row<M: Modulus29>(m: &[Fe29<M>; WIDTH], s: &[Fe29<M>; WIDTH], k: &Fe29<M>
     Fe29::new(reduce_add(&karatsuba_columns(&acc), &k.0, &M::P))
 }
 
-/// The rounds with a given linear layer `mix(state, round constants)`; one function
-/// per layer (out of line keeps each small for the engine's register allocator).
+/// The rounds in Wasm for parameters other than the crate's own: one element's
+/// S-box after another, then the linear layer. Out of line, which keeps the
+/// function small for the engine's register allocator.
 #[inline(never)]
-fn rounds_with_mix<M: Modulus29>(
-    params: &Params<Fe29<M>>,
-    state: &mut [Fe29<M>; WIDTH],
-    mix: impl Fn(&[Fe29<M>; WIDTH], &[Fe29<M>; WIDTH]) -> [Fe29<M>; WIDTH],
-) where
+fn rounds_general<M: Modulus29>(params: &Params<Fe29<M>>, state: &mut [Fe29<M>; WIDTH])
+where
     Fe29<M>: FieldArith,
 {
     let (first, rows) = params.schedule();
@@ -183,46 +186,166 @@ fn rounds_with_mix<M: Modulus29>(
         for x in state.iter_mut() {
             *x = if pow7 { x.pow7() } else { x.pow5() };
         }
-        *state = mix(state, row);
+        *state = FieldArith::mix(&params.mds, state, row);
+    }
+}
+
+/// A set's constants for the rescaled rounds (`params::rescale`), in this
+/// representation: d, d⁻¹, M' = D·M·D^−α and the round constants D·k, all below p.
+/// The columns and shifts are const parameters of [`rounds_rescaled`].
+struct Rescaled<M: 'static> {
+    d: [Fe29<M>; WIDTH],
+    d_inv: [Fe29<M>; WIDTH],
+    mds: [[Fe29<M>; WIDTH]; WIDTH],
+    rows: &'static [[Fe29<M>; WIDTH]],
+}
+
+/// x^e below p (compile time).
+const fn pow_small<M: Modulus29>(x: &Fe29<M>, e: u32) -> Fe29<M> {
+    let mut acc = x.0;
+    let mut i = 1;
+    while i < e {
+        acc = mont_mul(&acc, &x.0, &M::P);
+        i += 1;
+    }
+    Fe29::new(sub_if_ge(&acc, &M::P))
+}
+
+/// a·b below p (compile time; both below p, so the product is below 2p).
+const fn mul_const<M: Modulus29>(a: &Fe29<M>, b: &Fe29<M>) -> Fe29<M> {
+    Fe29::new(sub_if_ge(&mont_mul(&a.0, &b.0, &M::P), &M::P))
+}
+
+/// The rescaled matrix M'_ij = d_i·M_ij·d_j^−α (compile time).
+const fn rescaled_mds<M: Modulus29>(
+    mds: &[[Fe29<M>; WIDTH]; WIDTH],
+    d: &[Fe29<M>; WIDTH],
+    d_inv: &[Fe29<M>; WIDTH],
+    alpha: u32,
+) -> [[Fe29<M>; WIDTH]; WIDTH] {
+    let mut out = *mds;
+    let mut i = 0;
+    while i < WIDTH {
+        let mut j = 0;
+        while j < WIDTH {
+            out[i][j] = mul_const(&mul_const(&d[i], &mds[i][j]), &pow_small(&d_inv[j], alpha));
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The round constants D·k (compile time).
+const fn rescaled_rows<M: Modulus29, const ROWS: usize>(
+    rc: &[[Fe29<M>; WIDTH]; ROWS],
+    d: &[Fe29<M>; WIDTH],
+) -> [[Fe29<M>; WIDTH]; ROWS] {
+    let mut out = *rc;
+    let mut r = 0;
+    while r < ROWS {
+        let mut i = 0;
+        while i < WIDTH {
+            out[r][i] = mul_const(&d[i], &rc[r][i]);
+            i += 1;
+        }
+        r += 1;
+    }
+    out
+}
+
+/// Output i of the rescaled linear layer, whose power-of-two entry is in column
+/// J: `m_a·s_a + m_b·s_b + 2^(−29·SHIFT)·s_J + k` for the other columns a, b.
+/// Two Karatsuba products; s_J's limbs are placed in the product columns (SHIFT
+/// 1: from column 8) or added with the constant after the reduction (SHIFT 0),
+/// which multiplies by 2^(29·(9 − SHIFT)) / R. Inputs normalized: a column holds
+/// ≤ 18 products < 2^58 plus a limb, so the reduction stays below 2^64. The
+/// output is below 2^252 + 2p + 2^256 < 2^257 (limb 8 < 2^25): a valid `mul`
+/// input, not necessarily normalized.
+#[inline(never)]
+fn mix_row_rescaled<M: Modulus29, const SET: u8, const J: usize, const SHIFT: usize>(
+    m: &[Fe29<M>; WIDTH],
+    s: &[Fe29<M>; WIDTH],
+    k: &Fe29<M>,
+) -> Fe29<M> {
+    let (a, b) = ((J + 1) % WIDTH, (J + 2) % WIDTH);
+    for x in s {
+        x.check();
+    }
+    let acc = chunk_products_add([[0; 5]; 6], &chunks(&m[a].0), &chunks(&s[a].0));
+    let acc = chunk_products_add(acc, &chunks(&m[b].0), &chunks(&s[b].0));
+    let mut t = karatsuba_columns(&acc);
+    let mut high = k.0;
+    for (l, x) in s[J].0.iter().enumerate() {
+        // Column 17 does not exist: its limb goes with the constant's top limb.
+        match t.get_mut(LIMBS - SHIFT + l) {
+            Some(c) => *c += x,
+            None => high[LIMBS - 1] += x,
+        }
+    }
+    let out = reduce_add(&t, &high, &M::P);
+    debug_assert!(is_mul_input(&out));
+    Fe29::new(out)
+}
+
+/// The rounds on the rescaled state u = D·s: in by d, the rounds with M' and D·k,
+/// out by d⁻¹. Out of line, one copy per set: C0..C2 are the columns of the
+/// power-of-two entries and S0..S2 their limb shifts (`params::rescale`). SET
+/// makes every instantiation of [`mix_row_rescaled`] have a single caller, so
+/// the optimiser turns its MDS row into immediate operands (8% faster under V8
+/// than rows shared between sets, which load it).
+#[inline(never)]
+#[allow(clippy::type_complexity)]
+fn rounds_rescaled<
+    M: Modulus29,
+    const SET: u8,
+    const C0: usize,
+    const C1: usize,
+    const C2: usize,
+    const S0: usize,
+    const S1: usize,
+    const S2: usize,
+>(
+    params: &Params<Fe29<M>>,
+    r: &Rescaled<M>,
+    state: &mut [Fe29<M>; WIDTH],
+) where
+    Fe29<M>: FieldArith,
+{
+    scale(state, &r.d);
+    let (first, _) = params.schedule();
+    let skip = usize::from(first.is_some());
+    if first.is_some() {
+        add_row(state, &r.rows[0]);
+    }
+    let m = &r.mds;
+    let pow7 = params.set.sbox() == Sbox::Pow7;
+    for k in &r.rows[skip..] {
+        for x in state.iter_mut() {
+            *x = if pow7 { x.pow7() } else { x.pow5() };
+        }
+        *state = [
+            mix_row_rescaled::<M, SET, C0, S0>(&m[0], state, &k[0]),
+            mix_row_rescaled::<M, SET, C1, S1>(&m[1], state, &k[1]),
+            mix_row_rescaled::<M, SET, C2, S2>(&m[2], state, &k[2]),
+        ];
+    }
+    scale(state, &r.d_inv);
+}
+
+/// `state[i] · d[i]`, out of line: it runs twice per permutation, not per round.
+#[inline(never)]
+fn scale<M: Modulus29>(state: &mut [Fe29<M>; WIDTH], d: &[Fe29<M>; WIDTH])
+where
+    Fe29<M>: FieldArith,
+{
+    for (x, d) in state.iter_mut().zip(d) {
+        *x = x.mul(*d);
     }
 }
 
 macro_rules! u29_field {
     ($field:ty, $modulus:ty, $kimchi:ident, $legacy:ident, $kimchi_t:ident, $legacy_t:ident) => {
-        impl Fe29<$modulus> {
-            /// Output I of the kimchi (LEGACY = false) or legacy linear layer, with the
-            /// MDS limbs as compile-time constants (immediate operands in the code).
-            /// Out of line: V8 allocates registers better in three small functions
-            /// than in the whole permutation.
-            #[inline(never)]
-            fn mix_row_const<const LEGACY: bool, const I: usize>(
-                s: &[Self; WIDTH],
-                k: &Self,
-            ) -> Self {
-                mix_row(
-                    if LEGACY {
-                        &$legacy_t::MDS[I]
-                    } else {
-                        &$kimchi_t::MDS[I]
-                    },
-                    s,
-                    k,
-                )
-            }
-
-            #[inline(always)]
-            fn mix_const<const LEGACY: bool>(
-                s: &[Self; WIDTH],
-                k: &[Self; WIDTH],
-            ) -> [Self; WIDTH] {
-                [
-                    Self::mix_row_const::<LEGACY, 0>(s, &k[0]),
-                    Self::mix_row_const::<LEGACY, 1>(s, &k[1]),
-                    Self::mix_row_const::<LEGACY, 2>(s, &k[2]),
-                ]
-            }
-        }
-
         impl FieldArith for Fe29<$modulus> {
             type Field = $field;
 
@@ -303,20 +426,20 @@ macro_rules! u29_field {
             ) -> [Self; WIDTH] {
                 core::array::from_fn(|i| mix_row(&m[i], s, &k[i]))
             }
-            /// In Wasm: one element's S-box after another, then the linear layer
-            /// with constant MDS limbs when `params` are this crate's own (see
-            /// `mix_row_const`). Natively the three S-box chains interleave well;
-            /// in Wasm the three live chains cost spills (7% slower under wasmtime
-            /// in one quick run, 30% faster natively).
+            /// In Wasm: the rescaled rounds ([`rounds_rescaled`]) when `params` are
+            /// this crate's own statics, [`rounds_general`] otherwise. Natively the
+            /// three S-box chains interleave well; in Wasm the three live chains
+            /// cost spills (7% slower under wasmtime in one quick run, 30% faster
+            /// natively).
             #[inline]
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
                 if cfg!(target_arch = "wasm32") {
                     if core::ptr::eq(params, &$kimchi) {
-                        rounds_with_mix(params, state, Self::mix_const::<false>)
+                        $kimchi_t::rounds(params, state)
                     } else if core::ptr::eq(params, &$legacy) {
-                        rounds_with_mix(params, state, Self::mix_const::<true>)
+                        $legacy_t::rounds(params, state)
                     } else {
-                        rounds_with_mix(params, state, |s, k| Self::mix(&params.mds, s, k))
+                        rounds_general(params, state)
                     }
                 } else {
                     let rows = params.schedule().1;
@@ -343,12 +466,39 @@ u29_field!(Fq, Vesta, KIMCHI_FQ, LEGACY_FQ, kimchi_fq, legacy_fq);
 
 /// Converts one generated table once at compile time; both `u29` element types use it.
 macro_rules! u29_params {
-    ($name:ident, $x2name:ident, $modulus:ty, $set:expr, $table:ident) => {
+    ($name:ident, $x2name:ident, $modulus:ty, $set:expr, $table:ident, $rescale:ident, $alpha:expr) => {
         mod $table {
             use super::*;
             pub(super) const ROUND_CONSTANTS: [[Fe29<$modulus>; WIDTH];
                 tables::$table::ROUND_CONSTANTS.len()] = convert(&tables::$table::ROUND_CONSTANTS);
             pub(super) const MDS: [[Fe29<$modulus>; WIDTH]; WIDTH] = convert(&tables::$table::MDS);
+            const R: rescale::Rescaling<<Fe29<$modulus> as FieldArith>::Field> = rescale::$rescale;
+            const D: [Fe29<$modulus>; WIDTH] = convert(&[R.d])[0];
+            const D_INV: [Fe29<$modulus>; WIDTH] = convert(&[R.d_inv])[0];
+            static ROWS: [[Fe29<$modulus>; WIDTH]; ROUND_CONSTANTS.len()] =
+                rescaled_rows(&ROUND_CONSTANTS, &D);
+            pub(super) static RESCALED: Rescaled<$modulus> = Rescaled {
+                d: D,
+                d_inv: D_INV,
+                mds: rescaled_mds(&MDS, &D, &D_INV, $alpha),
+                rows: &ROWS,
+            };
+            /// The rescaled rounds for this set (its columns and shifts as constants).
+            pub(super) fn rounds(
+                params: &Params<Fe29<$modulus>>,
+                state: &mut [Fe29<$modulus>; WIDTH],
+            ) {
+                rounds_rescaled::<
+                    $modulus,
+                    { $set as u8 },
+                    { R.column[0] },
+                    { R.column[1] },
+                    { R.column[2] },
+                    { R.limb_shift[0] },
+                    { R.limb_shift[1] },
+                    { R.limb_shift[2] },
+                >(params, &RESCALED, state)
+            }
         }
         static $name: Params<Fe29<$modulus>> = Params {
             set: $set,
@@ -363,10 +513,42 @@ macro_rules! u29_params {
     };
 }
 
-u29_params!(KIMCHI_FP, KIMCHI_FP_X2, Pallas, ParamSet::Kimchi, kimchi_fp);
-u29_params!(KIMCHI_FQ, KIMCHI_FQ_X2, Vesta, ParamSet::Kimchi, kimchi_fq);
-u29_params!(LEGACY_FP, LEGACY_FP_X2, Pallas, ParamSet::Legacy, legacy_fp);
-u29_params!(LEGACY_FQ, LEGACY_FQ_X2, Vesta, ParamSet::Legacy, legacy_fq);
+u29_params!(
+    KIMCHI_FP,
+    KIMCHI_FP_X2,
+    Pallas,
+    ParamSet::Kimchi,
+    kimchi_fp,
+    KIMCHI_FP,
+    7
+);
+u29_params!(
+    KIMCHI_FQ,
+    KIMCHI_FQ_X2,
+    Vesta,
+    ParamSet::Kimchi,
+    kimchi_fq,
+    KIMCHI_FQ,
+    7
+);
+u29_params!(
+    LEGACY_FP,
+    LEGACY_FP_X2,
+    Pallas,
+    ParamSet::Legacy,
+    legacy_fp,
+    LEGACY_FP,
+    5
+);
+u29_params!(
+    LEGACY_FQ,
+    LEGACY_FQ_X2,
+    Vesta,
+    ParamSet::Legacy,
+    legacy_fq,
+    LEGACY_FQ,
+    5
+);
 
 /// The same constants as [`Fe29x2`] elements.
 const fn wrap<M: Modulus29, const ROWS: usize>(

@@ -294,3 +294,109 @@ fn canonical_conversions_fp() {
 fn canonical_conversions_fq() {
     canonical_conversions::<Fq, Vesta>();
 }
+
+/// One output of the rescaled linear layer for every column J and shift, at the
+/// input extremes: the field's value, and a valid `mul` input.
+fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus29>(mds: &[[Fe29<M>; 3]; 3]) {
+    use super::mix_row_rescaled as row;
+    let xs = patterns(MASK, (1 << 24) - 1);
+    // A constant row with every limb at its maximum below p, beside the real ones.
+    let mut top = [MASK; LIMBS];
+    top[8] = M::P[8] - 1;
+    let rows = [mds[0], mds[1], mds[2], [Fe29::new(top); 3]];
+    let shift_factor = |shift: u32| F::from(2u64).pow([u64::from(29 * (9 - shift))]);
+    for (n, w) in xs.windows(3).enumerate() {
+        let s = [Fe29::<M>::new(w[0]), Fe29::new(w[1]), Fe29::new(w[2])];
+        let m = &rows[n % rows.len()];
+        // Constants are below p: the largest element and small ones.
+        let k = if n % 2 == 0 {
+            sub_if_ge(&top, &M::P)
+        } else {
+            [n as u64; LIMBS]
+        };
+        let k = Fe29::<M>::new(k);
+        for j in 0..3 {
+            for shift in 0..2u32 {
+                let out = match (j, shift) {
+                    (0, 0) => row::<M, 9, 0, 0>(m, &s, &k),
+                    (0, _) => row::<M, 9, 0, 1>(m, &s, &k),
+                    (1, 0) => row::<M, 9, 1, 0>(m, &s, &k),
+                    (1, _) => row::<M, 9, 1, 1>(m, &s, &k),
+                    (2, 0) => row::<M, 9, 2, 0>(m, &s, &k),
+                    _ => row::<M, 9, 2, 1>(m, &s, &k),
+                };
+                let (a, b) = ((j + 1) % 3, (j + 2) % 3);
+                let v = |e: &Fe29<M>| value::<F>(&e.0);
+                let want =
+                    (v(&m[a]) * v(&s[a]) + v(&m[b]) * v(&s[b]) + v(&s[j]) * shift_factor(shift))
+                        * r_inv::<F>()
+                        + v(&k);
+                assert_eq!(
+                    value::<F>(&out.0),
+                    want,
+                    "row {n}, column {j}, shift {shift}"
+                );
+                assert!(is_mul_input(&out.0), "{:?}", out.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn rescaled_row_at_the_bounds_fp() {
+    rescaled_row_at_the_bounds::<Fp, Pallas>(&super::kimchi_fp::RESCALED.mds);
+    rescaled_row_at_the_bounds::<Fp, Pallas>(&super::legacy_fp::RESCALED.mds);
+}
+
+#[test]
+fn rescaled_row_at_the_bounds_fq() {
+    rescaled_row_at_the_bounds::<Fq, Vesta>(&super::kimchi_fq::RESCALED.mds);
+    rescaled_row_at_the_bounds::<Fq, Vesta>(&super::legacy_fq::RESCALED.mds);
+}
+
+/// The rescaled rounds (Wasm's path for the crate's parameters) against ark-ff's
+/// permutation, natively too: edge values and seeded random states.
+fn rescaled_rounds_match<F: PastaField + FieldArith<Field = F>, M: Modulus29>(
+    set: crate::ParamSet,
+    rounds: fn(&crate::params::Params<Fe29<M>>, &mut [Fe29<M>; 3]),
+) where
+    Fe29<M>: FieldArith<Field = F>,
+{
+    let edges = [F::ZERO, F::ONE, -F::ONE, -F::from(2u64)];
+    let mut states: Vec<[F; 3]> = Vec::new();
+    for &a in &edges {
+        for &b in &edges {
+            states.push([a, b, edges[(states.len()) % 4]]);
+        }
+    }
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..20 {
+        states.push(core::array::from_fn(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            F::from(x).pow([x >> 40])
+        }));
+    }
+    for st in states {
+        let mut want = st;
+        F::permute(F::params(set), &mut want);
+        let mut got = st.map(Fe29::<M>::from_field);
+        rounds(Fe29::<M>::params(set), &mut got);
+        assert_eq!(got.map(|e| e.to_field()), want, "{set} {st:?}");
+    }
+}
+
+#[test]
+fn rescaled_rounds_match_fp() {
+    use crate::ParamSet::{Kimchi, Legacy};
+    rescaled_rounds_match::<Fp, Pallas>(Kimchi, super::kimchi_fp::rounds);
+    rescaled_rounds_match::<Fp, Pallas>(Legacy, super::legacy_fp::rounds);
+}
+
+#[test]
+fn rescaled_rounds_match_fq() {
+    use crate::ParamSet::{Kimchi, Legacy};
+    rescaled_rounds_match::<Fq, Vesta>(Kimchi, super::kimchi_fq::rounds);
+    rescaled_rounds_match::<Fq, Vesta>(Legacy, super::legacy_fq::rounds);
+}
