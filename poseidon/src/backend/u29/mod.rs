@@ -295,7 +295,6 @@ fn mix_row_rescaled<M: Modulus29, const SET: u8, const J: usize, const SHIFT: us
 /// the optimiser turns its MDS row into immediate operands (8% faster under V8
 /// than rows shared between sets, which load it).
 #[inline(never)]
-#[allow(clippy::type_complexity)]
 fn rounds_rescaled<
     M: Modulus29,
     const SET: u8,
