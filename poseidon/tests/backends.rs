@@ -320,9 +320,11 @@ fn canonical_agrees<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
     }
 }
 
-/// The permutation with parameters that are not the crate's own statics (a copy),
-/// which a backend must treat as data: `u29` in Wasm takes a separate path for its
-/// own parameters (constant MDS limbs) and the general one for these.
+/// The permutation with parameters that are not the crate's own statics, which a
+/// backend must treat as data: a copy of its own (`u29` in Wasm takes a separate
+/// path for its statics and the general one for these) and altered ones (round
+/// constants shifted by a row, MDS transposed), against the reference with the
+/// same alteration; one permutation and a batch of three.
 fn own_params_agree<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
     let mut rng = SplitMix(seed);
     for set in ParamSet::ALL {
@@ -332,6 +334,7 @@ fn own_params_agree<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
             round_constants: ours.round_constants,
             mds: ours.mds,
         };
+        let (altered_ref, altered) = (altered::<F, Reference>(set), altered::<F, B>(set));
         for _ in 0..20 {
             let s: [F; 3] = core::array::from_fn(|_| rng.element());
             let mut want = s;
@@ -339,8 +342,47 @@ fn own_params_agree<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
             let mut got = s.map(<F::Repr<B>>::from_field);
             poseidon::permutation::permute(&copy, &mut got);
             assert_eq!(got.map(FieldArith::to_field), want, "{} {set}", B::NAME);
+
+            let mut want = s.map(<F::Repr<Reference>>::from_field);
+            poseidon::permutation::permute(altered_ref, &mut want);
+            let want = want.map(FieldArith::to_field);
+            assert_ne!(want, s, "the altered permutation moves the state");
+            let mut got = s.map(<F::Repr<B>>::from_field);
+            poseidon::permutation::permute(altered, &mut got);
+            assert_eq!(
+                got.map(FieldArith::to_field),
+                want,
+                "{} {set} altered",
+                B::NAME
+            );
+            let mut many = vec![s.map(<F::Repr<B>>::from_field); 3];
+            <F::Repr<B>>::permute_many(altered, &mut many);
+            for st in many {
+                assert_eq!(
+                    st.map(FieldArith::to_field),
+                    want,
+                    "{} {set} altered, batch",
+                    B::NAME
+                );
+            }
         }
     }
+}
+
+/// A set's parameters with each round taking the next row's constants (the last
+/// takes the first's) and the MDS matrix transposed, leaked for `'static`.
+fn altered<F: PastaField, B: Backend>(set: ParamSet) -> &'static Params<F::Repr<B>> {
+    let ours = <F::Repr<Reference>>::params(set);
+    let conv = |x: &<F::Repr<Reference> as FieldArith>::Field| <F::Repr<B>>::from_field(*x);
+    let n = ours.round_constants.len();
+    let rows: Vec<[F::Repr<B>; 3]> = (0..n)
+        .map(|r| ours.round_constants[(r + 1) % n].map(|x| conv(&x.to_field())))
+        .collect();
+    Box::leak(Box::new(Params {
+        set,
+        round_constants: Box::leak(rows.into_boxed_slice()),
+        mds: core::array::from_fn(|i| core::array::from_fn(|j| conv(&ours.mds[j][i].to_field()))),
+    }))
 }
 
 /// Two permutations per call, one per lane, against two reference permutations.

@@ -313,14 +313,22 @@ macro_rules! u64_field {
                 let out = mix_folded(m, s, &zero);
                 core::array::from_fn(|i| out[i].add(k[i]))
             }
+            /// The lazy rounds on the crate's own tables when `params` are its
+            /// statics; other parameters are data for the general rounds.
             #[inline]
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
+                if !is_own(params, &$kimchi.params, &$legacy.params) {
+                    return crate::permutation::rounds(params, state);
+                }
                 match params.set {
                     ParamSet::Kimchi => permute_lazy(&$kimchi, state),
                     ParamSet::Legacy => permute_lazy(&$legacy, state),
                 }
             }
             fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
+                if !is_own(params, &$kimchi.params, &$legacy.params) {
+                    return permute_many_portable(params, states);
+                }
                 match params.set {
                     ParamSet::Kimchi => permute_many(&$kimchi, states),
                     ParamSet::Legacy => permute_many(&$legacy, states),
@@ -437,14 +445,25 @@ fn permute52<M: Modulus64, const ROWS: usize>(
     Fe64::permute(&tables.params, state)
 }
 
+/// Whether `params` is one of the two statics (so its set's tables may stand in for it).
+#[inline(always)]
+fn is_own<E>(params: &Params<E>, kimchi: &Params<E>, legacy: &Params<E>) -> bool {
+    core::ptr::eq(params, kimchi) || core::ptr::eq(params, legacy)
+}
+
 macro_rules! u52_field {
     ($field:ty, $modulus:ty, $kimchi:ident, $legacy:ident, $kimchi52:ident, $legacy52:ident) => {
         impl FieldArith for Fe52<$modulus> {
             type Field = $field;
 
             delegate_element_ops!();
+            /// The IFMA (or `u64`) permutation on the crate's own tables when
+            /// `params` are its statics; other parameters take the general rounds.
             #[inline]
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
+                if !is_own(params, &$kimchi52, &$legacy52) {
+                    return crate::permutation::rounds(params, state);
+                }
                 let mut s = state.map(|x| x.0);
                 match params.set {
                     ParamSet::Kimchi => permute52(&$kimchi, &mut s),
@@ -453,6 +472,11 @@ macro_rules! u52_field {
                 *state = s.map(Fe52);
             }
             fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
+                if !is_own(params, &$kimchi52, &$legacy52) {
+                    return states
+                        .iter_mut()
+                        .for_each(|st| crate::permutation::rounds(params, st));
+                }
                 let mut s: Vec<[Fe64<$modulus>; WIDTH]> =
                     states.iter().map(|st| st.map(|x| x.0)).collect();
                 match params.set {
