@@ -241,6 +241,75 @@ pub(crate) const fn dot3_add(
     sub_p_if_ge(&reduce(&t, p, inv), p)
 }
 
+/// `t + x·2^bits` for 192 ≤ bits ≤ 256 (x shifted across five words, added from word
+/// bits/64 up); the caller guarantees the sum is < 2^512.
+#[inline(always)]
+pub(crate) const fn add_shifted(t: &Wide, x: &[u64; LIMBS], bits: u32) -> Wide {
+    debug_assert!(192 <= bits && bits <= 256);
+    let (w, b) = ((bits / 64) as usize, bits % 64);
+    let mut y = [0u64; LIMBS + 1];
+    let mut k = 0;
+    while k <= LIMBS {
+        let lo = if k < LIMBS { x[k] << b } else { 0 };
+        let hi = if k > 0 && b > 0 {
+            x[k - 1] >> (64 - b)
+        } else {
+            0
+        };
+        y[k] = lo | hi;
+        k += 1;
+    }
+    // At bits = 256 the fifth word is empty (b = 0); below, it still fits in word 7.
+    debug_assert!(w + LIMBS < 2 * LIMBS || y[LIMBS] == 0);
+    let mut out = *t;
+    let mut carry = 0;
+    let mut k = w;
+    while k < 2 * LIMBS {
+        (out[k], carry) = adc(out[k], y[k - w], carry);
+        k += 1;
+    }
+    debug_assert!(carry == 0);
+    out
+}
+
+/// Any 256-bit value brought below p, without a branch: with p = 2^254 + c
+/// (c = p_0 + p_1·2^64 < 2^127) and q = ⌊v/2^254⌋ ≤ 3, v − q·p = (v mod 2^254) − q·c
+/// lies in (−3c, 2^254); adding p under the borrow mask makes it [0, p) (3c < p).
+#[inline(always)]
+pub(crate) const fn reduce_top(v: &[u64; LIMBS], p: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let q = v[3] >> 62;
+    let (c0, carry) = mac(0, q, p[0], 0);
+    let (c1, c2) = mac(0, q, p[1], carry);
+    let (d0, borrow) = sbb(v[0], c0, 0);
+    let (d1, borrow) = sbb(v[1], c1, borrow);
+    let (d2, borrow) = sbb(v[2], c2, borrow);
+    let (d3, borrow) = sbb(v[3] & ((1 << 62) - 1), 0, borrow);
+    add_masked(&[d0, d1, d2, d3], p, borrow)
+}
+
+/// One output of the rescaled linear layer (see `params::rescale`), whose
+/// power-of-two entry 2^(−29·shift) is in column `j`: the two other products, x_j
+/// times 2^(256 − 29·shift) (so the reduction leaves 2^(−29·shift)·x_j) and the folded
+/// constant summed unreduced, one reduction, then [`reduce_top`]. For inputs below
+/// 1.53125p (β) and m, k_r below p the sum is < (2βρ + β + ρ)·p·2^256 < 2.3p·2^256,
+/// within the reduction's limit 2^256·(2^256 − p) (ρ = p/2^256 < 1/4 + 2^-128); the
+/// reduction's output < 3.3p < 2^256, which `reduce_top` takes below p.
+#[inline(always)]
+pub(crate) const fn dot2_shift_add(
+    m: &[[u64; LIMBS]; 3],
+    x: &[[u64; LIMBS]; 3],
+    j: usize,
+    shift: u32,
+    k_r: &[u64; LIMBS],
+    p: &[u64; LIMBS],
+    inv: u64,
+) -> [u64; LIMBS] {
+    let (a, b) = ((j + 1) % 3, (j + 2) % 3);
+    let t = add_wide(&mul_wide(&m[a], &x[a]), &mul_wide(&m[b], &x[b]));
+    let t = add_low(&add_shifted(&t, &x[j], 256 - 29 * shift), k_r);
+    reduce_top(&reduce(&t, p, inv), p)
+}
+
 /// `p + p/2^a + p/2^b` (b = 0 omits the second term): bounds for lazy values.
 pub(crate) const fn bound(p: &[u64; LIMBS], a: u32, b: u32) -> [u64; LIMBS] {
     let mut out = *p;

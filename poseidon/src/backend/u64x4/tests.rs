@@ -3,7 +3,7 @@
 //! whose operations assert the hardware's limits (operands < 2^52, no lane
 //! overflow). Both run natively and under wasmtime.
 
-use ark_ff::PrimeField;
+use ark_ff::{Field, PrimeField};
 
 use super::arith::*;
 use super::lanes52::{self, Portable};
@@ -168,6 +168,117 @@ fn mds_row_at_the_bounds_fp() {
 #[test]
 fn mds_row_at_the_bounds_fq() {
     mds_row_at_the_bounds::<Fq, Vesta>();
+}
+
+/// `reduce_top` takes any 256-bit value below p, keeping its class: the multiples
+/// of p and 2^254 and their neighbours, 2^256 − 1, and biased random values.
+fn reduce_top_everywhere<F: PrimeField, M: Modulus64>() {
+    let max = [u64::MAX; LIMBS];
+    let two254 = [0, 0, 0, 1 << 62];
+    let mut v = vec![[0; LIMBS], max, two254, dec(&two254), dec(&max)];
+    let mut multiple = [0u64; LIMBS];
+    for _ in 0..3 {
+        multiple = add_wide(&widen(&multiple), &widen(&M::P))[..LIMBS]
+            .try_into()
+            .unwrap();
+        v.extend([
+            multiple,
+            dec(&multiple),
+            add_low(&widen(&multiple), &[1, 0, 0, 0])[..LIMBS]
+                .try_into()
+                .unwrap(),
+        ]);
+    }
+    let mut rng = Xs(21);
+    v.extend((0..1000).map(|_| rng.below(&max)));
+    for x in v {
+        let r = reduce_top(&x, &M::P);
+        assert!(is_below(&r, &M::P), "{x:?} → {r:?}");
+        assert_eq!(v64::<F>(&r), v64::<F>(&x), "{x:?}");
+    }
+}
+
+/// 4 limbs as the low half of a double-width value.
+fn widen(x: &[u64; LIMBS]) -> Wide {
+    let mut t = [0; 2 * LIMBS];
+    t[..LIMBS].copy_from_slice(x);
+    t
+}
+
+#[test]
+fn reduce_top_everywhere_fp() {
+    reduce_top_everywhere::<Fp, Pallas>();
+}
+
+#[test]
+fn reduce_top_everywhere_fq() {
+    reduce_top_everywhere::<Fq, Vesta>();
+}
+
+/// A matrix row, S-box outputs and a folded constant.
+type RowCase = ([[u64; LIMBS]; 3], [[u64; LIMBS]; 3], [u64; LIMBS]);
+
+/// The rescaled MDS row for every column and shift, with S-box outputs up to
+/// 1.53125p, matrix entries and folded constants up to p − 1: its value, and an
+/// output below p. The all-maximum case is the largest sum the reduction sees.
+fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus64>() {
+    let rinv = r_inv::<F>(256);
+    let two29_inv = r_inv::<F>(29);
+    let xs = inputs::<M>(&M::SBOX_BOUND, 5);
+    let ms = inputs::<M>(&M::P, 6);
+    let top = dec(&M::SBOX_BOUND);
+    for j in 0..WIDTH {
+        for shift in 0..2u32 {
+            let mut cases: Vec<RowCase> = vec![([dec(&M::P); 3], [top; 3], dec(&M::P))];
+            cases.extend((0..xs.len()).map(|i| {
+                let pick = |v: &[[u64; LIMBS]], k: usize| v[(i * (k + 3) + k) % v.len()];
+                (
+                    core::array::from_fn(|k| pick(&ms, k)),
+                    core::array::from_fn(|k| pick(&xs, k + 1)),
+                    pick(&ms, 7),
+                )
+            }));
+            for (m, x, k) in cases {
+                let r = dot2_shift_add(&m, &x, j, shift, &k, &M::P, M::INV);
+                let want = (0..WIDTH)
+                    .filter(|&c| c != j)
+                    .fold(v64::<F>(&k) * rinv, |acc, c| {
+                        acc + v64::<F>(&m[c]) * v64::<F>(&x[c]) * rinv
+                    })
+                    + v64::<F>(&x[j]) * two29_inv.pow([shift as u64]);
+                assert_eq!(v64::<F>(&r), want, "column {j}, shift {shift}");
+                assert!(is_below(&r, &M::P), "column {j}, shift {shift}: {r:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rescaled_row_at_the_bounds_fp() {
+    rescaled_row_at_the_bounds::<Fp, Pallas>();
+}
+
+#[test]
+fn rescaled_row_at_the_bounds_fq() {
+    rescaled_row_at_the_bounds::<Fq, Vesta>();
+}
+
+/// `add_shifted` at both shifts the rescaled rows use, and others in its range.
+#[test]
+fn add_shifted_values() {
+    let mut rng = Xs(22);
+    let half = [0, 0, 0, 1 << 63];
+    for bits in [192, 193, 227, 255, 256] {
+        for _ in 0..200 {
+            // x < 2^255 and t < 2^511: the sum stays below 2^512 at every shift.
+            let x = rng.below(&half);
+            let mut t: Wide = core::array::from_fn(|_| rng.next());
+            t[2 * LIMBS - 1] >>= 1;
+            let r = add_shifted(&t, &x, bits);
+            let want = value::<Fp>(&t, 64) + v64::<Fp>(&x) * Fp::from(2u64).pow([bits as u64]);
+            assert_eq!(value::<Fp>(&r, 64), want, "bits {bits}");
+        }
+    }
 }
 
 #[test]
