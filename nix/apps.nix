@@ -19,7 +19,7 @@
 in rec {
   bench-native = app "bench-native" "native" "Run the Criterion benchmark natively (baseline `native`)";
   bench-wasm = app "bench-wasm" "wasmtime" "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime (baseline `wasmtime`)";
-  bench-node = app "bench-node" "node" "Run the Criterion benchmark as wasm32-wasip1 under Node's node:wasi (baseline `node`)";
-  bench = app "bench" "native wasmtime node" "Run the benchmark natively, under wasmtime and under Node, then print the comparison and write report.json";
+  bench-node = app "bench-node" "node" "Run the Criterion benchmark as wasm32-wasip1 under each pinned Node's node:wasi (baselines `node22`, `node24`)";
+  bench = app "bench" "native wasmtime node" "Run the benchmark natively, under wasmtime and under each pinned Node, then print the comparison and write report.json";
   default = bench;
 }

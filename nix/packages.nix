@@ -10,6 +10,8 @@
   jq,
   wasmtime,
   nodejs,
+  nodejs_22,
+  nodejs_24,
   runCommand,
   coreutils,
   gnugrep,
@@ -92,6 +94,8 @@
     BENCH_NATIVE_BIN = "${bench-native}/bin/poseidon-bench";
     BENCH_WASM_BIN = "${bench-wasm}/bin/poseidon-bench.wasm";
     BENCH_REPORT_BIN = "${bench-report-tool}/bin/bench-report";
+    # One Node runtime per LTS line (node22, node24), as users run them.
+    BENCH_NODES = "${nodejs_22}/bin/node ${nodejs_24}/bin/node";
     BENCH_ENV = lib.concatStringsSep "\n" (
       ["rustc=rustc ${lib.getVersion rustToolchain} (rust-overlay)"]
       ++ lib.mapAttrsToList (k: v: "${k}=${v}") pins

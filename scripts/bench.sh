@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the Criterion benchmark natively and as wasm32-wasip1 under wasmtime and under
-# Node's built-in WASI (when Node >= 20 is on PATH), saving one baseline per runtime
-# (native, wasmtime, node), then prints the side-by-side table and writes report.json
+# Runs the Criterion benchmark natively, as wasm32-wasip1 under wasmtime, and under
+# each Node's built-in WASI (one runtime per Node: node20, node24, …), saving one
+# baseline per runtime, then prints the side-by-side table and writes report.json
 # and report.md (target/bench-report/).
 #
 # usage: scripts/bench.sh [CRITERION ARGS...]
@@ -9,33 +9,65 @@
 #   scripts/bench.sh permutation              only IDs matching a regex
 #   scripts/bench.sh --measurement-time 10    longer samples
 #
-# Environment: CRITERION_HOME (results; default target/criterion), BENCH_RUNTIMES
-# (default "native wasmtime node", node only if Node >= 20 is found), BENCH_REPORT_DIR
-# (default: bench-report beside the results).
+# Environment:
+#   PROOF_SYSTEMS    a proof-systems checkout: adds backend `upstream` (mina-poseidon
+#                    built from it by path, only read) and runs upstream's own
+#                    poseidon_bench beside it; without it upstream is skipped
+#   BENCH_RUNTIMES   default "native wasmtime node"; "node" stands for every Node
+#                    runtime, node24 for one
+#   BENCH_NODES      Nodes to run: major versions ("20 24 26", from make nodes or
+#                    PATH) or paths to node binaries; default: the Node on PATH and
+#                    every one under target/nodes/
+#   BENCH_ARGS       more criterion arguments, split at blanks outside quotes
+#                    (how make's ARGS arrives)
+#   BENCH_JS=0       skip the JavaScript package against o1js (per Node, Chromium)
+#   CRITERION_HOME   results (default target/criterion); BENCH_REPORT_DIR the report
 # The Nix apps set BENCH_NATIVE_BIN, BENCH_WASM_BIN, BENCH_REPORT_BIN (prebuilt
 # binaries: nothing is built, results are relative to the working directory) and
-# BENCH_ENV (extra KEY=VALUE lines for report.json). With node, the JavaScript
-# package is then benchmarked against o1js (js-report.json; BENCH_JS=0 skips it).
+# BENCH_ENV (extra KEY=VALUE lines for report.json).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 case "${1:-}" in -h | --help)
-    sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
-default_runtimes="native wasmtime"
-if have_node; then
-    default_runtimes+=" node"
-elif [ -z "${BENCH_RUNTIMES:-}" ]; then
-    say "no Node >= 20 on PATH: skipping the node runtime"
+split_args "${BENCH_ARGS:-}"
+set -- "$@" "${SPLIT_ARGS[@]}"
+if [ "${BENCH_PRINT_ARGS:-}" = 1 ]; then # for the test of make's ARGS
+    for a in "$@"; do printf '[%s]\n' "$a"; done
+    exit 0
 fi
-read -ra runtimes <<<"${BENCH_RUNTIMES:-$default_runtimes}"
-for rt in "${runtimes[@]}"; do
-    case "$rt" in native | wasmtime | node) ;; *) die "unknown runtime '$rt' in BENCH_RUNTIMES (native, wasmtime, node)" ;; esac
+
+nodes=$(node_runtimes) || exit 1
+declare -A node_bin=()
+node_names=()
+while read -r name bin; do
+    [ -n "$name" ] && { node_bin[$name]=$bin; node_names+=("$name"); }
+done <<<"$nodes"
+
+runtimes=()
+read -ra requested <<<"${BENCH_RUNTIMES:-native wasmtime node}"
+for rt in "${requested[@]}"; do
+    case "$rt" in
+        native | wasmtime) runtimes+=("$rt") ;;
+        node)
+            [ ${#node_names[@]} -gt 0 ] || say "no Node >= 20 found: skipping the Node runtimes (make nodes installs pinned ones)"
+            runtimes+=("${node_names[@]}") ;;
+        node[0-9]*)
+            [ -n "${node_bin[$rt]:-}" ] || die "runtime $rt: no such Node among: ${node_names[*]:-none} (BENCH_NODES, make nodes)"
+            runtimes+=("$rt") ;;
+        *) die "unknown runtime '$rt' in BENCH_RUNTIMES (native, wasmtime, node, node<major>)" ;;
+    esac
 done
+[ ${#runtimes[@]} -gt 0 ] || die "no runtime to run"
+
 prebuilt=${BENCH_NATIVE_BIN:-}${BENCH_WASM_BIN:-}
+if [ -n "$prebuilt" ] && [ -n "${PROOF_SYSTEMS:-}" ]; then
+    die "PROOF_SYSTEMS needs a build from the checkout, which the prebuilt Nix apps do not do: run nix develop, then PROOF_SYSTEMS=$PROOF_SYSTEMS make bench"
+fi
 if [ -z "$prebuilt" ]; then
     cd "$ROOT" # building: results go to the repository's target/
     ensure_rust
@@ -46,63 +78,126 @@ results=${CRITERION_HOME:-$PWD/target/criterion}
 mkdir -p "$results"
 results=$(cd "$results" && pwd)
 report_dir=${BENCH_REPORT_DIR:-$(dirname "$results")/bench-report}
+own_results=$results-upstream-own
 
 native_bin=${BENCH_NATIVE_BIN:-}
 wasm_bin=${BENCH_WASM_BIN:-}
 report_bin=${BENCH_REPORT_BIN:-}
+own_native="" own_wasm="" upstream=""
 if [ -z "$prebuilt" ]; then
-    say "building the benchmark for the host"
-    native_bin=$(bench_binary)
-    say "building the benchmark for $WASM_TARGET"
-    wasm_bin=$(bench_binary --target "$WASM_TARGET")
+    if [ -n "${PROOF_SYSTEMS:-}" ]; then
+        lab=$(upstream_lab "$PROOF_SYSTEMS") || exit 1
+        upstream=$(upstream_commit "$PROOF_SYSTEMS")
+        say "upstream: mina-poseidon from $PROOF_SYSTEMS ($upstream), built by path in $lab"
+        say "building the benchmark with backend upstream for the host"
+        native_bin=$(upstream_binary "$lab" lab)
+        say "building the benchmark with backend upstream for $WASM_TARGET"
+        wasm_bin=$(upstream_binary "$lab" lab --target "$WASM_TARGET")
+        say "building upstream's own poseidon_bench for the host and for $WASM_TARGET"
+        own_native=$(upstream_binary "$lab" own)
+        own_wasm=$(upstream_binary "$lab" own --target "$WASM_TARGET")
+        rm -rf "$own_results"
+    else
+        say "PROOF_SYSTEMS not set: skipping upstream (set it to a proof-systems checkout to add mina-poseidon as backend upstream)"
+        say "building the benchmark for the host"
+        native_bin=$(bench_binary)
+        say "building the benchmark for $WASM_TARGET"
+        wasm_bin=$(bench_binary --target "$WASM_TARGET")
+    fi
     say "building bench-report"
     cargo build -q --release -p poseidon-benches --bin bench-report
     report_bin=$ROOT/target/release/bench-report
 fi
 
+# run RUNTIME BINARY ARGS...: one bench binary on one runtime.
+run() {
+    local rt=$1 bin=$2
+    shift 2
+    case "$rt" in
+        native)
+            [ -x "$bin" ] || die "native bench binary not found: '$bin'"
+            "$bin" "$@" ;;
+        wasmtime)
+            [ -f "$bin" ] || die "wasm bench binary not found: '$bin'"
+            bash "$SCRIPTS/wasm-runner.sh" "$bin" "$@" ;;
+        *)
+            [ -f "$bin" ] || die "wasm bench binary not found: '$bin'"
+            POSEIDON_NODE=${node_bin[$rt]} bash "$SCRIPTS/node-runner.sh" "$bin" "$@" ;;
+    esac
+}
+
+describe() {
+    case "$1" in
+        native) echo "native" ;;
+        wasmtime) wasmtime --version ;;
+        *) "${node_bin[$1]}" -p '`node ${process.version} (V8 ${process.versions.v8}, node:wasi)`' ;;
+    esac
+}
+
 start=$(date +%s)
 for rt in "${runtimes[@]}"; do
-    if [ "$rt" = native ]; then
-        [ -x "$native_bin" ] || die "native bench binary not found: '$native_bin'"
-        say "native: $native_bin --bench --save-baseline native $*"
-        CRITERION_HOME=$results "$native_bin" --bench --save-baseline native "$@"
-    elif [ "$rt" = wasmtime ]; then
-        [ -f "$wasm_bin" ] || die "wasm bench binary not found: '$wasm_bin'"
-        say "wasmtime: $(wasmtime --version): $(basename "$wasm_bin") --bench --save-baseline wasmtime $*"
-        CRITERION_HOME=$results bash "$SCRIPTS/wasm-runner.sh" "$wasm_bin" --bench --save-baseline wasmtime "$@"
-    else
-        [ -f "$wasm_bin" ] || die "wasm bench binary not found: '$wasm_bin'"
-        say "node $(node --version) (node:wasi): $(basename "$wasm_bin") --bench --save-baseline node $*"
-        CRITERION_HOME=$results bash "$SCRIPTS/node-runner.sh" "$wasm_bin" --bench --save-baseline node "$@"
+    bin=$native_bin own=$own_native
+    [ "$rt" = native ] || bin=$wasm_bin own=$own_wasm
+    say "$(describe "$rt"): $(basename "$bin") --bench --save-baseline $rt $*"
+    CRITERION_HOME=$results run "$rt" "$bin" --bench --save-baseline "$rt" "$@"
+    if [ -n "$own" ]; then
+        say "$(describe "$rt"): upstream's own poseidon_bench --bench --save-baseline $rt $*"
+        CRITERION_HOME=$own_results run "$rt" "$own" --bench --save-baseline "$rt" "$@"
     fi
 done
 
+# The environment: tool versions are read without the caller's rustc when prebuilt.
 env_args=(
     --env "cpu=$(cpu_model)"
-    --env "cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo unknown)"
+    --env "cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo unknown)"
     --env "os=$(uname -srm)"
     --env "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     --env "criterion_args=$*"
 )
-command -v rustc >/dev/null 2>&1 && env_args+=(--env "rustc=$(cd "$ROOT" && rustc --version)")
-command -v wasmtime >/dev/null 2>&1 && env_args+=(--env "wasmtime=$(wasmtime --version)")
-case " ${runtimes[*]} " in *" node "*) env_args+=(--env "node=$(node --version)") ;; esac
-[ -z "$prebuilt" ] && env_args+=(--env "git_commit=$(git_commit)")
+if [ -z "$prebuilt" ]; then
+    env_args+=(--env "rustc=$(rustc --version 2>/dev/null || echo unknown)" --env "git_commit=$(git_commit)")
+fi
+case " ${runtimes[*]} " in *" wasmtime "*) env_args+=(--env "wasmtime=$(wasmtime --version)") ;; esac
+for rt in "${runtimes[@]}"; do
+    case "$rt" in node*) env_args+=(--env "$rt=$(describe "$rt")") ;; esac
+done
+[ -n "$upstream" ] && env_args+=(--env "upstream=$upstream" --env "upstream_checkout=$PROOF_SYSTEMS")
 while IFS= read -r line; do
     [ -n "$line" ] && env_args+=(--env "$line")
 done <<<"${BENCH_ENV:-}"
+own_args=()
+[ -n "$upstream" ] && own_args=(--upstream-own "$own_results")
 
 say "comparison (median per iteration; ratio = runtime / ${runtimes[0]})"
-"$report_bin" --criterion "$results" --out "$report_dir" --since "$start" "${env_args[@]}" "${runtimes[@]}"
+"$report_bin" --criterion "$results" --out "$report_dir" --since "$start" "${own_args[@]}" "${env_args[@]}" "${runtimes[@]}"
 
-# The JavaScript package against o1js in one Node process (js/bench.mjs), beside
-# report.json. Only when building here with node among the runtimes; BENCH_JS=0 skips it.
-case " ${runtimes[*]} " in *" node "*)
-    if [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0 ]; then
-        say "the JavaScript package against o1js (js/bench.mjs)"
-        if ! { js_dir=$(js_package_copy 2>/dev/null) &&
-            node "$js_dir/bench.mjs" --out "$report_dir/js-report.json"; }; then
-            say "warning: the JavaScript benchmark failed (needs npm and network for o1js)"
+# The JavaScript package against o1js (js/bench.mjs) under each Node runtime, then
+# in headless Chromium, beside report.json. Only when building here; BENCH_JS=0 skips it.
+js_runtimes=()
+for rt in "${runtimes[@]}"; do case "$rt" in node*) js_runtimes+=("$rt") ;; esac; done
+if [ ${#js_runtimes[@]} -gt 0 ] && [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0 ]; then
+    if js_dir=$(js_package_copy 2>/dev/null); then
+        parts=()
+        for rt in "${js_runtimes[@]}"; do
+            say "the JavaScript package against o1js under $(describe "$rt")"
+            if "${node_bin[$rt]}" "$js_dir/bench.mjs" --runtime "$rt" --out "$report_dir/js-$rt.json"; then
+                parts+=("$report_dir/js-$rt.json")
+            else
+                say "warning: the JavaScript benchmark failed under $rt"
+            fi
+        done
+        if ensure_chromium; then
+            say "the JavaScript package against o1js in headless $(chromium --version 2>/dev/null || echo chromium)"
+            if node "$js_dir/bench-browser.mjs" --out "$report_dir/js-chromium.json"; then
+                parts+=("$report_dir/js-chromium.json")
+            else
+                say "warning: the JavaScript benchmark failed in Chromium"
+            fi
+        else
+            say "chromium not found: skipping the browser column of the JavaScript comparison"
         fi
-    fi ;;
-esac
+        [ ${#parts[@]} -eq 0 ] || node "$js_dir/js-report.mjs" --out "$report_dir/js-report.json" "${parts[@]}"
+    else
+        say "warning: could not prepare the JavaScript package (needs npm and the registry for o1js)"
+    fi
+fi

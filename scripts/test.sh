@@ -185,7 +185,34 @@ nix_lock() {
         nix flake metadata --no-update-lock-file "path:$dir"
 }
 
+# make's ARGS reaches criterion as typed: regexes with ( | $ \ and quoted spaces.
+make_args_check() {
+    local ok=0 bad=0 c args want got
+    for c in \
+        'Poseidon/poseidon_hash_kimchi/(reference|upstream)$ => [Poseidon/poseidon_hash_kimchi/(reference|upstream)$]' \
+        '--quick permutation => [--quick][permutation]' \
+        "--measurement-time 10 'hash/u29 x' => [--measurement-time][10][hash/u29 x]" \
+        'a$b "c d" $(x) `y` \d+ => [a$b][c d][$(x)][`y`][\d+]' \
+        ' => '; do
+        args=${c% => *} want=${c##* => }
+        got=$(make -s --no-print-directory bench ARGS="$args" BENCH_PRINT_ARGS=1 | tr -d '\n')
+        if [ "$got" = "$want" ]; then
+            echo "ok    make bench ARGS='$args' -> $got"
+            ok=$((ok + 1))
+        else
+            echo "FAIL  make bench ARGS='$args' -> $got, want $want"
+            bad=$((bad + 1))
+        fi
+    done
+    got=$(BENCH_PRINT_ARGS=1 scripts/bench.sh --quick 'a|b c$' | tr -d '\n')
+    if [ "$got" = '[--quick][a|b c$]' ]; then ok=$((ok + 1)); echo "ok    scripts/bench.sh args -> $got"; else bad=$((bad + 1)); echo "FAIL  scripts/bench.sh args -> $got"; fi
+    if make -s bench ARGS="it's" BENCH_PRINT_ARGS=1 2>&1 | grep -q 'unclosed'; then ok=$((ok + 1)); echo "ok    an unclosed quote is an error"; else bad=$((bad + 1)); echo "FAIL  an unclosed quote is not reported"; fi
+    echo "$ok passed, $bad failed"
+    [ "$bad" -eq 0 ]
+}
+
 step "fmt" cargo fmt --all -- --check
+step "make bench ARGS reach criterion as typed" make_args_check
 if command -v shellcheck >/dev/null 2>&1; then
     step "shellcheck" shellcheck -x scripts/*.sh .ci/run
 fi

@@ -11,6 +11,10 @@
 //!   dependent chain (latency, as inside the permutation).
 //!
 //! Without `--bench` every benchmark runs once, as a smoke test.
+//!
+//! Built by the lab's generated crate with a proof-systems checkout (feature
+//! `upstream`, see `upstream/mod.rs`), the first three also run mina-poseidon
+//! itself as backend `upstream`.
 
 #![allow(missing_docs)]
 
@@ -23,6 +27,9 @@ use criterion::{
 use poseidon::backend::{u29, Reference, U29x2, U29, U52, U64};
 use poseidon::params::ParamSet;
 use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
+
+#[cfg(feature = "upstream")]
+mod upstream;
 
 /// Calls `$f::<B>` for every backend; adding a backend is one line here.
 macro_rules! for_each_backend {
@@ -113,12 +120,20 @@ fn hash_n<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
 }
 
 fn bench_poseidon(c: &mut Criterion) {
+    #[cfg(feature = "upstream")]
+    upstream::check(&inputs(5));
     let mut g = c.benchmark_group("Poseidon");
+    #[cfg(feature = "upstream")]
+    upstream::hash_kimchi_chain(&mut g);
     for_each_backend!(hash_kimchi_chain(&mut g));
+    #[cfg(feature = "upstream")]
+    upstream::permutation(&mut g, &inputs(3));
     for_each_backend!(permutation(&mut g));
     permutation_x2(&mut g);
     for n in [2, 16, 128] {
         g.throughput(Throughput::Elements(n as u64));
+        #[cfg(feature = "upstream")]
+        upstream::hash_n(&mut g, &inputs(n));
         for_each_backend!(hash_n(&mut g, n));
     }
     for n in [8, 64] {

@@ -263,3 +263,124 @@ pub fn report_json(env: &[(String, String)], results: &[Estimate], table: &Table
         .collect();
     json!({"env": env, "results": results, "ratios": ratios})
 }
+
+/// The rows the parity lines compare: the hash chain (one permutation per
+/// iteration, upstream's own workload) and the bare permutation.
+pub const PARITY_IDS: [&str; 2] = ["Poseidon/poseidon_hash_kimchi", "Poseidon/permutation"];
+
+/// One parity figure: `of` / `to` for a workload on a runtime, e.g. reference / upstream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parity {
+    /// Benchmark without the backend, e.g. `Poseidon/permutation`.
+    pub workload: String,
+    /// The runtime.
+    pub runtime: String,
+    /// `of`'s median over `to`'s.
+    pub ratio: f64,
+}
+
+/// `of` / `to` (backend names) for each parity workload and runtime where both ran.
+pub fn parity(table: &Table, of: &str, to: &str) -> Vec<Parity> {
+    let cell = |id: String, k: usize| {
+        table
+            .rows
+            .iter()
+            .find(|(i, _)| *i == id)
+            .and_then(|(_, c)| c[k])
+    };
+    PARITY_IDS
+        .iter()
+        .flat_map(|w| {
+            table
+                .runtimes
+                .iter()
+                .enumerate()
+                .filter_map(move |(k, rt)| {
+                    let (a, b) = (cell(format!("{w}/{of}"), k)?, cell(format!("{w}/{to}"), k)?);
+                    Some(Parity {
+                        workload: (*w).to_owned(),
+                        runtime: rt.clone(),
+                        ratio: a / b,
+                    })
+                })
+        })
+        .collect()
+}
+
+/// The parity figures as text, one line per workload.
+pub fn parity_text(p: &[Parity], of: &str, to: &str) -> String {
+    let mut out = String::new();
+    for w in PARITY_IDS {
+        let cells: Vec<String> = p
+            .iter()
+            .filter(|x| x.workload == w)
+            .map(|x| format!("{} {:.2}×", x.runtime, x.ratio))
+            .collect();
+        if !cells.is_empty() {
+            out += &format!("{of} / {to}, {w}: {}\n", cells.join(" · "));
+        }
+    }
+    out
+}
+
+/// Upstream's own `poseidon_bench` (ID `Poseidon/poseidon_hash_kimchi`, saved under
+/// its own criterion home) beside the lab's `Poseidon/poseidon_hash_kimchi/upstream`,
+/// per runtime: (runtime, own median, the lab's median), where both ran.
+pub fn upstream_own(own: &[Estimate], table: &Table) -> Vec<(String, f64, f64)> {
+    let lab = table
+        .rows
+        .iter()
+        .find(|(id, _)| id == "Poseidon/poseidon_hash_kimchi/upstream");
+    table
+        .runtimes
+        .iter()
+        .enumerate()
+        .filter_map(|(k, rt)| {
+            let o = own
+                .iter()
+                .find(|e| e.id == "Poseidon/poseidon_hash_kimchi" && &e.runtime == rt)?;
+            Some((rt.clone(), o.median_ns, lab?.1[k]?))
+        })
+        .collect()
+}
+
+/// Baseline names criterion writes itself, never a runtime.
+const NOT_RUNTIMES: [&str; 4] = ["base", "new", "change", "report"];
+
+/// Every runtime that has a saved baseline under `dir`, in table order: native,
+/// wasmtime, then Nodes by major version, then the rest by name.
+pub fn discover_runtimes(dir: &Path) -> Result<Vec<String>, String> {
+    let mut found = std::collections::BTreeSet::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))? {
+            let path = entry.map_err(|e| format!("{}: {e}", d.display()))?.path();
+            if !path.is_dir() {
+                continue;
+            }
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if path.join("estimates.json").is_file() {
+                if !NOT_RUNTIMES.contains(&name) {
+                    found.insert(name.to_owned());
+                }
+            } else {
+                stack.push(path);
+            }
+        }
+    }
+    let mut v: Vec<String> = found.into_iter().collect();
+    v.sort_by_key(|r| runtime_order(r));
+    Ok(v)
+}
+
+/// Sort key of a runtime name: native, wasmtime, node<N> by N, then the rest.
+pub fn runtime_order(r: &str) -> (u8, u64, String) {
+    match r {
+        "native" => (0, 0, String::new()),
+        "wasmtime" => (1, 0, String::new()),
+        _ => match r.strip_prefix("node").map(str::parse::<u64>) {
+            Some(Ok(n)) => (2, n, String::new()),
+            _ => (3, 0, r.to_owned()),
+        },
+    }
+}

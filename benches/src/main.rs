@@ -2,23 +2,31 @@
 //!
 //! ```text
 //! bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS]
-//!              [--env KEY=VALUE]... RUNTIME [RUNTIME...]
+//!              [--upstream-own DIR] [--env KEY=VALUE]... [RUNTIME...]
 //! ```
-//! The first runtime is the base of the ratios. Prints the table and writes
-//! `report.json` and `report.md` to `--out` (default `target/bench-report`).
+//! The first runtime is the base of the ratios; without runtimes, every baseline
+//! found (native, wasmtime, node<N>…). Prints the table, the parity lines
+//! (reference / upstream, when backend `upstream` ran) and, with `--upstream-own`
+//! (the criterion home of upstream's own `poseidon_bench`), how the lab's upstream
+//! row compares with it; writes `report.json` and `report.md` to `--out` (default
+//! `target/bench-report`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
-use poseidon_benches::{collect, report_json, Table};
+use poseidon_benches::{
+    collect, discover_runtimes, format_ns, parity, parity_text, report_json, upstream_own, Table,
+};
+use serde_json::{json, Value};
 
-const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS] [--env KEY=VALUE]... RUNTIME [RUNTIME...]";
+const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS] [--upstream-own DIR] [--env KEY=VALUE]... [RUNTIME...]";
 
 struct Args {
     criterion: PathBuf,
     out: PathBuf,
     since: Option<SystemTime>,
+    upstream_own: Option<PathBuf>,
     env: Vec<(String, String)>,
     runtimes: Vec<String>,
 }
@@ -28,6 +36,7 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         criterion: PathBuf::from("target/criterion"),
         out: PathBuf::from("target/bench-report"),
         since: None,
+        upstream_own: None,
         env: Vec::new(),
         runtimes: Vec::new(),
     };
@@ -36,6 +45,7 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         match arg.as_str() {
             "--criterion" => a.criterion = value()?.into(),
             "--out" => a.out = value()?.into(),
+            "--upstream-own" => a.upstream_own = Some(value()?.into()),
             "--since" => {
                 let v = value()?;
                 let secs: u64 = v
@@ -55,13 +65,19 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             _ => a.runtimes.push(arg),
         }
     }
-    if a.runtimes.is_empty() {
-        return Err("name at least one runtime (baseline), e.g. native wasmtime".into());
-    }
     Ok(a)
 }
 
-fn run(a: Args) -> Result<(), String> {
+fn run(mut a: Args) -> Result<(), String> {
+    if a.runtimes.is_empty() {
+        a.runtimes = discover_runtimes(&a.criterion)?;
+        if a.runtimes.is_empty() {
+            return Err(format!(
+                "no saved baselines under {} (run make bench first)",
+                a.criterion.display()
+            ));
+        }
+    }
     let results = collect(&a.criterion, &a.runtimes, a.since)?;
     if results.is_empty() {
         return Err(format!(
@@ -72,8 +88,41 @@ fn run(a: Args) -> Result<(), String> {
     }
     let table = Table::new(&results, &a.runtimes);
     print!("{}", table.to_text());
+    let mut json = report_json(&a.env, &results, &table);
+    let mut notes = String::new();
+    let par = parity(&table, "reference", "upstream");
+    if !par.is_empty() {
+        notes += &parity_text(&par, "reference", "upstream");
+        json["parity"] = par
+            .iter()
+            .map(|p| json!({"workload": p.workload, "runtime": p.runtime, "of": "reference", "to": "upstream", "ratio": p.ratio}))
+            .collect::<Vec<Value>>()
+            .into();
+    }
+    if let Some(dir) = &a.upstream_own {
+        let own = collect(dir, &a.runtimes, a.since)?;
+        let rows = upstream_own(&own, &table);
+        if rows.is_empty() {
+            notes += "upstream's own poseidon_bench: not measured in this run\n";
+        }
+        for (rt, own_ns, lab_ns) in &rows {
+            notes += &format!(
+                "upstream's own poseidon_bench, {rt}: {} against the lab's upstream row {} ({:.2}×)\n",
+                format_ns(*own_ns),
+                format_ns(*lab_ns),
+                lab_ns / own_ns
+            );
+        }
+        json["upstream_own"] = rows
+            .iter()
+            .map(|(rt, o, l)| json!({"runtime": rt, "own_median_ns": o, "lab_median_ns": l, "lab_over_own": l / o}))
+            .collect::<Vec<Value>>()
+            .into();
+    }
+    if !notes.is_empty() {
+        print!("\n{notes}");
+    }
     std::fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
-    let json = report_json(&a.env, &results, &table);
     let write = |name: &str, text: String| {
         let p = a.out.join(name);
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
@@ -82,7 +131,12 @@ fn run(a: Args) -> Result<(), String> {
         "report.json",
         serde_json::to_string_pretty(&json).expect("JSON values serialise") + "\n",
     )?;
-    write("report.md", table.to_markdown())?;
+    let md = if notes.is_empty() {
+        table.to_markdown()
+    } else {
+        format!("{}\n{}", table.to_markdown(), notes.replace('\n', "  \n"))
+    };
+    write("report.md", md)?;
     println!("\nwrote {}", a.out.join("report.json").display());
     Ok(())
 }

@@ -171,3 +171,89 @@ fn collects_fresh_baselines_from_a_tree() {
         .is_empty());
     assert!(poseidon_benches::collect(&root.join("missing"), &runtimes, None).is_err());
 }
+
+#[test]
+fn parity_divides_reference_by_upstream_per_runtime() {
+    let rs = ["native".to_string(), "node24".to_string()];
+    let results = [
+        est("Poseidon/permutation/reference", "native", 18.0),
+        est("Poseidon/permutation/upstream", "native", 20.0),
+        est("Poseidon/permutation/reference", "node24", 66.0),
+        est("Poseidon/permutation/upstream", "node24", 60.0),
+        est("Poseidon/poseidon_hash_kimchi/reference", "native", 19.0),
+        // No upstream row for the chain on node24: no figure there.
+        est("Poseidon/poseidon_hash_kimchi/upstream", "native", 19.0),
+        est("Poseidon/poseidon_hash_kimchi/reference", "node24", 70.0),
+    ];
+    let t = Table::new(&results, &rs);
+    let p = poseidon_benches::parity(&t, "reference", "upstream");
+    let got: Vec<(&str, &str, f64)> = p
+        .iter()
+        .map(|x| (x.workload.as_str(), x.runtime.as_str(), x.ratio))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Poseidon/poseidon_hash_kimchi", "native", 1.0),
+            ("Poseidon/permutation", "native", 0.9),
+            ("Poseidon/permutation", "node24", 1.1),
+        ]
+    );
+    let text = poseidon_benches::parity_text(&p, "reference", "upstream");
+    assert_eq!(
+        text,
+        "reference / upstream, Poseidon/poseidon_hash_kimchi: native 1.00×\n\
+         reference / upstream, Poseidon/permutation: native 0.90× · node24 1.10×\n"
+    );
+    assert!(poseidon_benches::parity(&t, "reference", "nobody").is_empty());
+}
+
+#[test]
+fn upstream_own_pairs_with_the_lab_row() {
+    let rs = ["native".to_string(), "wasmtime".to_string()];
+    let lab = [
+        est("Poseidon/poseidon_hash_kimchi/upstream", "native", 19.0),
+        est("Poseidon/poseidon_hash_kimchi/upstream", "wasmtime", 63.0),
+    ];
+    let own = [
+        est("Poseidon/poseidon_hash_kimchi", "native", 20.0),
+        est("Poseidon/other", "wasmtime", 1.0),
+    ];
+    let t = Table::new(&lab, &rs);
+    assert_eq!(
+        poseidon_benches::upstream_own(&own, &t),
+        [("native".to_string(), 20.0, 19.0)]
+    );
+}
+
+#[test]
+fn runtimes_sort_native_wasmtime_then_nodes_by_version() {
+    let mut v = ["node26", "other", "node8", "wasmtime", "node24", "native"];
+    v.sort_by_key(|r| poseidon_benches::runtime_order(r));
+    assert_eq!(
+        v,
+        ["native", "wasmtime", "node8", "node24", "node26", "other"]
+    );
+}
+
+#[cfg(not(target_os = "wasi"))]
+#[test]
+fn discovers_saved_runtimes_but_not_criterion_own_baselines() {
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-discover");
+    let _ = std::fs::remove_dir_all(&root);
+    for (id, rt) in [
+        ("G/a", "node24"),
+        ("G/a", "native"),
+        ("G/a", "new"),
+        ("G/b", "base"),
+        ("G/b", "node20"),
+    ] {
+        let d = root.join(id).join(rt);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("estimates.json"), estimates_json(1.0, 1.0, 1.0)).unwrap();
+    }
+    assert_eq!(
+        poseidon_benches::discover_runtimes(&root).unwrap(),
+        ["native", "node20", "node24"]
+    );
+}

@@ -1,0 +1,38 @@
+// The comparison with o1js inside headless Chromium: browser/bench.html runs the
+// cases of cases.mjs against o1js's web build, timed as in Node (timing.mjs), and
+// posts the medians back (browser-server.mjs serves it cross-origin isolated).
+//   node js/bench-browser.mjs [--out FILE] [--rounds N]
+//   (defaults: ../target/bench-report/js-chromium.json, 9 rounds)
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { browser, runPage } from "./browser-server.mjs";
+import { report } from "./cases.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const out = resolve(arg("--out", resolve(here, "../target/bench-report/js-chromium.json")));
+const rounds = Number(arg("--rounds", 9));
+if (!(rounds >= 1)) throw new Error("--rounds takes a positive number");
+
+process.stderr.write(`chromium: warming up, then ${rounds} rounds (inside the page)\n`);
+const got = await runPage(`browser/bench.html?rounds=${rounds}`, { timeoutMs: 600_000 });
+if (got.error) {
+  console.error(`the browser benchmark failed: ${got.error}${got.stderr ? "\n" + got.stderr : ""}`);
+  process.exit(1);
+}
+let version = "";
+try {
+  version = execFileSync(browser, ["--version"], { encoding: "utf8" }).trim();
+} catch {}
+const env = { runtime: "chromium", engine: version || browser, userAgent: got.userAgent, crossOriginIsolated: got.crossOriginIsolated, date: new Date().toISOString(), rounds };
+const { json, text } = report(env, got.rows);
+console.log(text);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify(json, null, 2) + "\n");
+console.log(`wrote ${out}`);
