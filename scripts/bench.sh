@@ -85,8 +85,11 @@ wasm_bin=${BENCH_WASM_BIN:-}
 report_bin=${BENCH_REPORT_BIN:-}
 own_native="" own_wasm="" upstream=""
 if [ -z "$prebuilt" ]; then
+    say "building bench-report"
+    cargo build -q --release -p poseidon-benches --bin bench-report
+    report_bin=$ROOT/target/release/bench-report
     if [ -n "${PROOF_SYSTEMS:-}" ]; then
-        lab=$(upstream_lab "$PROOF_SYSTEMS") || exit 1
+        lab=$(upstream_lab "$PROOF_SYSTEMS" "$report_bin") || exit 1
         upstream=$(upstream_commit "$PROOF_SYSTEMS")
         say "upstream: mina-poseidon from $PROOF_SYSTEMS ($upstream), built by path in $lab"
         say "building the benchmark with backend upstream for the host"
@@ -104,9 +107,6 @@ if [ -z "$prebuilt" ]; then
         say "building the benchmark for $WASM_TARGET"
         wasm_bin=$(bench_binary --target "$WASM_TARGET")
     fi
-    say "building bench-report"
-    cargo build -q --release -p poseidon-benches --bin bench-report
-    report_bin=$ROOT/target/release/bench-report
 fi
 
 # run RUNTIME BINARY ARGS...: one bench binary on one runtime.

@@ -251,6 +251,36 @@ if have_node; then
 else
     say "no Node >= 20 on PATH: skipping the tests under node:wasi"
 fi
+# Backend upstream (mina-poseidon from PROOF_SYSTEMS, built by path) once through
+# every benchmark on each runtime; the bench checks first that upstream and our
+# reference agree on hashes and the permutation.
+upstream_smoke() {
+    local rt=$1 bin
+    bin=$(cat "$ROOT/target/upstream-lab/$rt.path") || return 1
+    case "$rt" in
+        native) "$bin" ;;
+        wasmtime) bash "$SCRIPTS/wasm-runner.sh" "$bin" ;;
+        node) bash "$SCRIPTS/node-runner.sh" "$bin" ;;
+    esac
+}
+upstream_build() {
+    local lab
+    cargo build -q --release -p poseidon-benches --bin bench-report || return 1
+    lab=$(upstream_lab "$PROOF_SYSTEMS" "$ROOT/target/release/bench-report") || return 1
+    echo "upstream: $PROOF_SYSTEMS at $(upstream_commit "$PROOF_SYSTEMS")"
+    upstream_binary "$lab" lab >"$lab/native.path" || return 1
+    upstream_binary "$lab" lab --target "$WASM_TARGET" >"$lab/wasmtime.path" || return 1
+    cp "$lab/wasmtime.path" "$lab/node.path"
+    echo "1 passed, 0 failed"
+}
+if [ -n "${PROOF_SYSTEMS:-}" ]; then
+    step "upstream: build the lab from PROOF_SYSTEMS" upstream_build
+    step "upstream: bench smoke run native" upstream_smoke native
+    step "upstream: bench smoke run $WASM_TARGET (wasmtime)" upstream_smoke wasmtime
+    have_node && step "upstream: bench smoke run $WASM_TARGET (node)" upstream_smoke node
+else
+    say "PROOF_SYSTEMS not set: skipping upstream (the bench smoke run with mina-poseidon as backend upstream)"
+fi
 if ensure_nix; then
     export_offline_nix_config
     step "nix: parse every .nix file" nix_parse

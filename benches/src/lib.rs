@@ -9,6 +9,8 @@ use std::time::SystemTime;
 
 use serde_json::{json, Value};
 
+pub mod upstream;
+
 /// One benchmark's median on one runtime, with criterion's 95% interval for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {

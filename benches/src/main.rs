@@ -10,6 +10,12 @@
 //! (the criterion home of upstream's own `poseidon_bench`), how the lab's upstream
 //! row compares with it; writes `report.json` and `report.md` to `--out` (default
 //! `target/bench-report`).
+//!
+//! ```text
+//! bench-report upstream-lab CHECKOUT ROOT OUT
+//! ```
+//! writes the crates that build upstream from a proof-systems CHECKOUT (only read)
+//! beside this repository's ROOT, under OUT (see `poseidon_benches::upstream`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -141,8 +147,25 @@ fn run(mut a: Args) -> Result<(), String> {
     Ok(())
 }
 
+fn upstream_lab(args: &[String]) -> Result<(), String> {
+    let [ps, root, out] = args else {
+        return Err("usage: bench-report upstream-lab CHECKOUT ROOT OUT".into());
+    };
+    poseidon_benches::upstream::write_lab(ps.as_ref(), root.as_ref(), out.as_ref())
+}
+
 fn main() -> ExitCode {
-    match parse(std::env::args().skip(1)).and_then(run) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "upstream-lab") {
+        return match upstream_lab(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(msg) => {
+                eprintln!("bench-report: {msg}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    match parse(args.into_iter()).and_then(run) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) if msg.is_empty() => {
             println!("{USAGE}");

@@ -1,0 +1,77 @@
+//! The generated crates that build upstream from a proof-systems checkout.
+
+use std::path::Path;
+
+use poseidon_benches::upstream::{check_checkout, lab_manifest, own_manifest};
+
+#[test]
+fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
+    let (ps, root) = (Path::new("/src/proof-systems"), Path::new("/src/lab"));
+    let m = lab_manifest(ps, root);
+    for want in [
+        "\n[workspace]\n",
+        "path = \"/src/lab/benches/benches/poseidon.rs\"",
+        "default = [\"upstream\"]",
+        "poseidon = { path = \"/src/lab/poseidon\" }",
+        "mina-poseidon = { path = \"/src/proof-systems/poseidon\" }",
+        "mina-curves = { path = \"/src/proof-systems/curves\" }",
+        "mina-poseidon = { path = \"/src/proof-systems/poseidon\", default-features = false, features = [\"std\"] }",
+        "criterion = { version = \"0.8\", default-features = false }",
+    ] {
+        assert!(m.contains(want), "lab manifest lacks {want}:\n{m}");
+    }
+    let o = own_manifest(ps);
+    for want in [
+        "path = \"/src/proof-systems/poseidon/benches/poseidon_bench.rs\"",
+        "criterion = { version = \"0.5\", features = [\"cargo_bench_support\", \"html_reports\"] }",
+        "rand = \"0.8\"",
+    ] {
+        assert!(o.contains(want), "own manifest lacks {want}:\n{o}");
+    }
+}
+
+#[test]
+fn paths_are_toml_strings() {
+    let m = own_manifest(Path::new("/a \"b\"\\c"));
+    assert!(
+        m.contains(r#"path = "/a \"b\"\\c/poseidon/benches/poseidon_bench.rs""#),
+        "{m}"
+    );
+}
+
+/// Reads a real directory tree; skipped under WASI, whose sandbox has no temp dir.
+#[cfg(not(target_os = "wasi"))]
+#[test]
+fn a_checkout_needs_both_crates_and_upstreams_bench() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-proof-systems");
+    let _ = std::fs::remove_dir_all(&root);
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    assert!(check_checkout(&root)
+        .unwrap_err()
+        .contains("PROOF_SYSTEMS="));
+    write(
+        "poseidon/Cargo.toml",
+        "[package]\nname = \"mina-poseidon\"\n",
+    );
+    let e = check_checkout(&root).unwrap_err();
+    assert!(e.contains("not a proof-systems checkout"), "{e}");
+    write("curves/Cargo.toml", "[package]\nname = \"mina-curves\"\n");
+    let e = check_checkout(&root).unwrap_err();
+    assert!(e.contains("poseidon_bench.rs"), "{e}");
+    write("poseidon/benches/poseidon_bench.rs", "fn main() {}\n");
+    write("Cargo.lock", "# their lock\n");
+    assert_eq!(check_checkout(&root).unwrap(), root.canonicalize().unwrap());
+
+    let out = root.join("out");
+    poseidon_benches::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
+    for crate_dir in ["lab", "own"] {
+        let m = std::fs::read_to_string(out.join(crate_dir).join("Cargo.toml")).unwrap();
+        assert!(m.contains("mina-poseidon"), "{m}");
+        let lock = std::fs::read_to_string(out.join(crate_dir).join("Cargo.lock")).unwrap();
+        assert_eq!(lock, "# their lock\n");
+    }
+}
