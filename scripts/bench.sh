@@ -18,6 +18,8 @@
 #   BENCH_NODES      Nodes to run: major versions ("20 24 26", from make nodes or
 #                    PATH) or paths to node binaries; default: the Node on PATH and
 #                    every one under target/nodes/
+#   BENCH_ROUNDS     run every runtime N times, in turn (default 1); the table
+#                    gives the median of the rounds' medians (baselines rt@1 …)
 #   BENCH_ARGS       more criterion arguments, split at blanks outside quotes
 #                    (how make's ARGS arrives)
 #   BENCH_JS=0       skip the JavaScript package against o1js (per Node, Chromium)
@@ -30,7 +32,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 case "${1:-}" in -h | --help)
-    sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
@@ -149,16 +151,22 @@ set_own_opts() {
 }
 set_own_opts "$@"
 
+rounds=${BENCH_ROUNDS:-1}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive number, not '$rounds'"
 start=$(date +%s)
-for rt in "${runtimes[@]}"; do
-    bin=$native_bin own=$own_native
-    [ "$rt" = native ] || bin=$wasm_bin own=$own_wasm
-    say "$(describe "$rt"): $(basename "$bin") --bench --save-baseline $rt $*"
-    CRITERION_HOME=$results run "$rt" "$bin" --bench --save-baseline "$rt" "$@"
-    if [ -n "$own" ]; then
-        say "$(describe "$rt"): upstream's own poseidon_bench --bench --save-baseline $rt ${own_opts[*]}"
-        CRITERION_HOME=$own_results run "$rt" "$own" --bench --save-baseline "$rt" "${own_opts[@]}"
-    fi
+for ((round = 1; round <= rounds; round++)); do
+    for rt in "${runtimes[@]}"; do
+        bin=$native_bin own=$own_native
+        [ "$rt" = native ] || bin=$wasm_bin own=$own_wasm
+        baseline=$rt
+        [ "$rounds" = 1 ] || { baseline=$rt@$round; say "round $round of $rounds"; }
+        say "$(describe "$rt"): $(basename "$bin") --bench --save-baseline $baseline $*"
+        CRITERION_HOME=$results run "$rt" "$bin" --bench --save-baseline "$baseline" "$@"
+        if [ -n "$own" ]; then
+            say "$(describe "$rt"): upstream's own poseidon_bench --bench --save-baseline $baseline ${own_opts[*]}"
+            CRITERION_HOME=$own_results run "$rt" "$own" --bench --save-baseline "$baseline" "${own_opts[@]}"
+        fi
+    done
 done
 
 # The environment: tool versions are read without the caller's rustc when prebuilt.
@@ -168,6 +176,7 @@ env_args=(
     --env "os=$(uname -srm)"
     --env "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     --env "criterion_args=$*"
+    --env "rounds=$rounds"
 )
 if [ -z "$prebuilt" ]; then
     env_args+=(--env "rustc=$(rustc --version 2>/dev/null || echo unknown)" --env "git_commit=$(git_commit)")
@@ -194,7 +203,7 @@ if [ ${#js_runtimes[@]} -gt 0 ] && [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0
     if js_dir=$(js_package_copy 2>/dev/null); then
         parts=()
         for rt in "${js_runtimes[@]}"; do
-            say "the JavaScript package against o1js under $(describe "$rt")"
+            say "the JavaScript package against o1js under $("${node_bin[$rt]}" --version)"
             if "${node_bin[$rt]}" "$js_dir/bench.mjs" --runtime "$rt" --out "$report_dir/js-$rt.json"; then
                 parts+=("$report_dir/js-$rt.json")
             else

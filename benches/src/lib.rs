@@ -68,7 +68,8 @@ pub fn collect(
             }
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             let est = path.join("estimates.json");
-            if runtimes.iter().any(|r| r == name) && est.is_file() {
+            let runtime = runtime_of(name);
+            if runtimes.iter().any(|r| r == runtime) && est.is_file() {
                 let fresh = since.is_none_or(|t| {
                     est.metadata()
                         .and_then(|m| m.modified())
@@ -79,8 +80,9 @@ pub fn collect(
                         std::fs::read_to_string(path.join(f))
                             .map_err(|e| format!("{}: {e}", path.join(f).display()))
                     };
-                    let e = read_estimate(&read("benchmark.json")?, &read("estimates.json")?, name)
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    let e =
+                        read_estimate(&read("benchmark.json")?, &read("estimates.json")?, runtime)
+                            .map_err(|e| format!("{}: {e}", path.display()))?;
                     out.push(e);
                 }
             } else {
@@ -89,7 +91,55 @@ pub fn collect(
         }
     }
     out.sort_by(|a, b| compare_ids(&a.id, &b.id).then_with(|| a.runtime.cmp(&b.runtime)));
-    Ok(out)
+    Ok(merge_rounds(out))
+}
+
+/// The runtime of a baseline name: `node24@2` (round 2 of a run with several
+/// rounds, `BENCH_ROUNDS`) is `node24`.
+pub fn runtime_of(baseline: &str) -> &str {
+    match baseline.rsplit_once('@') {
+        Some((rt, k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => rt,
+        _ => baseline,
+    }
+}
+
+/// One estimate per benchmark and runtime: with several rounds, the median of the
+/// rounds' medians (and of their interval bounds); input sorted by id and runtime.
+pub fn merge_rounds(sorted: Vec<Estimate>) -> Vec<Estimate> {
+    let mid = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        }
+    };
+    let mut out: Vec<Estimate> = Vec::new();
+    let mut group: Vec<Estimate> = Vec::new();
+    let mut flush = |group: &mut Vec<Estimate>| {
+        if let Some(first) = group.first() {
+            out.push(Estimate {
+                id: first.id.clone(),
+                runtime: first.runtime.clone(),
+                median_ns: mid(group.iter().map(|e| e.median_ns).collect()),
+                low_ns: mid(group.iter().map(|e| e.low_ns).collect()),
+                high_ns: mid(group.iter().map(|e| e.high_ns).collect()),
+            });
+        }
+        group.clear();
+    };
+    for e in sorted {
+        if group
+            .first()
+            .is_some_and(|g| g.id != e.id || g.runtime != e.runtime)
+        {
+            flush(&mut group);
+        }
+        group.push(e);
+    }
+    flush(&mut group);
+    out
 }
 
 /// Orders IDs part by part, numbers numerically (`hash/x/2` < `hash/x/16`).
@@ -363,7 +413,7 @@ pub fn discover_runtimes(dir: &Path) -> Result<Vec<String>, String> {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if path.join("estimates.json").is_file() {
                 if !NOT_RUNTIMES.contains(&name) {
-                    found.insert(name.to_owned());
+                    found.insert(runtime_of(name).to_owned());
                 }
             } else {
                 stack.push(path);

@@ -257,3 +257,27 @@ fn discovers_saved_runtimes_but_not_criterion_own_baselines() {
         ["native", "node20", "node24"]
     );
 }
+
+#[test]
+fn rounds_merge_into_the_median_of_their_medians() {
+    assert_eq!(poseidon_benches::runtime_of("node24@2"), "node24");
+    assert_eq!(poseidon_benches::runtime_of("native"), "native");
+    assert_eq!(poseidon_benches::runtime_of("a@b"), "a@b");
+    assert_eq!(poseidon_benches::runtime_of("a@"), "a@");
+    let merged = poseidon_benches::merge_rounds(vec![
+        est("G/a", "native", 30.0),
+        est("G/a", "native", 10.0),
+        est("G/a", "native", 20.0),
+        est("G/a", "wasmtime", 5.0),
+        est("G/a", "wasmtime", 7.0),
+        est("G/b", "native", 1.0),
+    ]);
+    assert_eq!(
+        merged,
+        [
+            est("G/a", "native", 20.0),
+            est("G/a", "wasmtime", 6.0),
+            est("G/b", "native", 1.0)
+        ]
+    );
+}
