@@ -80,16 +80,19 @@ fn package(name: &str, ps: &Path) -> String {
     )
 }
 
-/// `lab/Cargo.toml`: the repository's benchmark file, with feature "upstream".
+/// `lab/Cargo.toml`: the repository's benchmark file, with feature "upstream", and
+/// the instruction-count probe (example `count`).
 pub fn lab_manifest(ps: &Path, root: &Path) -> String {
     format!(
         "{}[[bench]]\nname = \"poseidon\"\npath = {}\nharness = false\n\n\
+         [[example]]\nname = \"count\"\npath = {}\n\n\
          [features]\ndefault = [\"upstream\"]\nupstream = []\n\n\
          [dev-dependencies]\nposeidon = {{ path = {} }}\n\
          ark-ff = {{ version = \"0.5\", default-features = false, features = [\"std\"] }}\n\n\
          {}\n[profile.bench]\ncodegen-units = 1\nlto = \"thin\"\n",
         package("poseidon-upstream-lab", ps),
         toml_str(&root.join("benches/benches/poseidon.rs")),
+        toml_str(&root.join("benches/benches/upstream/count.rs")),
         toml_str(&root.join("poseidon")),
         upstream_deps(ps, "0.8"),
     )

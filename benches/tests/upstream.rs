@@ -12,6 +12,7 @@ fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
         "\n[workspace]\n",
         "path = \"/src/lab/benches/benches/poseidon.rs\"",
         "default = [\"upstream\"]",
+        "[[example]]\nname = \"count\"\npath = \"/src/lab/benches/benches/upstream/count.rs\"",
         "poseidon = { path = \"/src/lab/poseidon\" }",
         "mina-poseidon = { path = \"/src/proof-systems/poseidon\" }",
         "mina-curves = { path = \"/src/proof-systems/curves\" }",

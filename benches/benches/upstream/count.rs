@@ -1,0 +1,53 @@
+//! `count BACKEND N`: N chained kimchi permutations over Fp with `reference`,
+//! `upstream` (mina-poseidon) or `u29`, then the first element. Run under
+//! `valgrind --tool=callgrind` with two values of N, the difference of the
+//! instruction counts over the difference of N is the count per permutation:
+//! repeatable on a noisy machine, where timings of the same code swing by 20%.
+//! Built as the example `count` of the lab crate (`bench-report upstream-lab`).
+
+use std::hint::black_box;
+
+use ark_ff::{BigInteger, PrimeField};
+use mina_curves::pasta::Fp as UpFp;
+use mina_poseidon::constants::PlonkSpongeConstantsKimchi as Kimchi;
+use mina_poseidon::pasta::{fp_kimchi, FULL_ROUNDS};
+use mina_poseidon::permutation::poseidon_block_cipher;
+use poseidon::backend::{Reference, U29};
+use poseidon::params::ParamSet;
+use poseidon::Fp;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(backend), Some(Ok(n))) = (args.first(), args.get(1).map(|n| n.parse::<usize>()))
+    else {
+        eprintln!("usage: count reference|upstream|u29 N");
+        std::process::exit(2);
+    };
+    let start = [1u64, 2, 3].map(Fp::from);
+    let out: Fp = match backend.as_str() {
+        "reference" | "u29" => {
+            let mut s = start;
+            for _ in 0..n {
+                if backend == "u29" {
+                    poseidon::permute_with::<Fp, U29>(ParamSet::Kimchi, black_box(&mut s));
+                } else {
+                    poseidon::permute_with::<Fp, Reference>(ParamSet::Kimchi, black_box(&mut s));
+                }
+            }
+            s[0]
+        }
+        "upstream" => {
+            let params = fp_kimchi::static_params();
+            let mut s: [UpFp; 3] = [1u64, 2, 3].map(UpFp::from);
+            for _ in 0..n {
+                poseidon_block_cipher::<UpFp, Kimchi, FULL_ROUNDS>(params, black_box(&mut s));
+            }
+            Fp::from_le_bytes_mod_order(&s[0].into_bigint().to_bytes_le())
+        }
+        other => {
+            eprintln!("count: unknown backend {other} (reference, upstream, u29)");
+            std::process::exit(2);
+        }
+    };
+    println!("{out}");
+}
