@@ -37,18 +37,25 @@ case "${1:-}" in -h | --help)
 esac
 
 split_args "${BENCH_ARGS:-}"
-set -- "$@" "${SPLIT_ARGS[@]}"
+set -- "$@" ${SPLIT_ARGS[@]+"${SPLIT_ARGS[@]}"}
 if [ "${BENCH_PRINT_ARGS:-}" = 1 ]; then # for the test of make's ARGS
     for a in "$@"; do printf '[%s]\n' "$a"; done
     exit 0
 fi
 
 nodes=$(node_runtimes) || exit 1
-declare -A node_bin=()
-node_names=()
+node_names=() node_bins=() # parallel arrays (bash 3.2, as on macOS, has no associative ones)
 while read -r name bin; do
-    [ -n "$name" ] && { node_bin[$name]=$bin; node_names+=("$name"); }
+    [ -n "$name" ] && { node_names+=("$name"); node_bins+=("$bin"); }
 done <<<"$nodes"
+# node_bin RUNTIME: the node binary of a Node runtime (empty if none).
+node_bin() {
+    local i
+    for i in "${!node_names[@]}"; do
+        [ "${node_names[$i]}" = "$1" ] && { printf '%s\n' "${node_bins[$i]}"; return 0; }
+    done
+    return 1
+}
 
 runtimes=()
 read -ra requested <<<"${BENCH_RUNTIMES:-native wasmtime node}"
@@ -57,9 +64,9 @@ for rt in "${requested[@]}"; do
         native | wasmtime) runtimes+=("$rt") ;;
         node)
             [ ${#node_names[@]} -gt 0 ] || say "no Node >= 20 found: skipping the Node runtimes (make nodes installs pinned ones)"
-            runtimes+=("${node_names[@]}") ;;
+            runtimes+=(${node_names[@]+"${node_names[@]}"}) ;;
         node[0-9]*)
-            [ -n "${node_bin[$rt]:-}" ] || die "runtime $rt: no such Node among: ${node_names[*]:-none} (BENCH_NODES, make nodes)"
+            node_bin "$rt" >/dev/null || die "runtime $rt: no such Node among: ${node_names[*]:-none} (BENCH_NODES, make nodes)"
             runtimes+=("$rt") ;;
         *) die "unknown runtime '$rt' in BENCH_RUNTIMES (native, wasmtime, node, node<major>)" ;;
     esac
@@ -124,7 +131,7 @@ run() {
             bash "$SCRIPTS/wasm-runner.sh" "$bin" "$@" ;;
         *)
             [ -f "$bin" ] || die "wasm bench binary not found: '$bin'"
-            POSEIDON_NODE=${node_bin[$rt]} bash "$SCRIPTS/node-runner.sh" "$bin" "$@" ;;
+            POSEIDON_NODE=$(node_bin "$rt") bash "$SCRIPTS/node-runner.sh" "$bin" "$@" ;;
     esac
 }
 
@@ -132,7 +139,7 @@ describe() {
     case "$1" in
         native) echo "native" ;;
         wasmtime) wasmtime --version ;;
-        *) "${node_bin[$1]}" -p '`node ${process.version} (V8 ${process.versions.v8}, node:wasi)`' ;;
+        *) "$(node_bin "$1")" -p '`node ${process.version} (V8 ${process.versions.v8}, node:wasi)`' ;;
     esac
 }
 
@@ -163,8 +170,8 @@ for ((round = 1; round <= rounds; round++)); do
         say "$(describe "$rt"): $(basename "$bin") --bench --save-baseline $baseline $*"
         CRITERION_HOME=$results run "$rt" "$bin" --bench --save-baseline "$baseline" "$@"
         if [ -n "$own" ]; then
-            say "$(describe "$rt"): upstream's own poseidon_bench --bench --save-baseline $baseline ${own_opts[*]}"
-            CRITERION_HOME=$own_results run "$rt" "$own" --bench --save-baseline "$baseline" "${own_opts[@]}"
+            say "$(describe "$rt"): upstream's own poseidon_bench --bench --save-baseline $baseline ${own_opts[*]:-}"
+            CRITERION_HOME=$own_results run "$rt" "$own" --bench --save-baseline "$baseline" ${own_opts[@]+"${own_opts[@]}"}
         fi
     done
 done
@@ -193,7 +200,7 @@ own_args=()
 [ -n "$upstream" ] && own_args=(--upstream-own "$own_results")
 
 say "comparison (median per iteration; ratio = runtime / ${runtimes[0]})"
-"$report_bin" --criterion "$results" --out "$report_dir" --since "$start" "${own_args[@]}" "${env_args[@]}" "${runtimes[@]}"
+"$report_bin" --criterion "$results" --out "$report_dir" --since "$start" ${own_args[@]+"${own_args[@]}"} "${env_args[@]}" "${runtimes[@]}"
 
 # The JavaScript package against o1js (js/bench.mjs) under each Node runtime, then
 # in headless Chromium, beside report.json. Only when building here; BENCH_JS=0 skips it.
@@ -203,8 +210,8 @@ if [ ${#js_runtimes[@]} -gt 0 ] && [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0
     if js_dir=$(js_package_copy 2>/dev/null); then
         parts=()
         for rt in "${js_runtimes[@]}"; do
-            say "the JavaScript package against o1js under $("${node_bin[$rt]}" --version)"
-            if "${node_bin[$rt]}" "$js_dir/bench.mjs" --runtime "$rt" --out "$report_dir/js-$rt.json"; then
+            say "the JavaScript package against o1js under node $("$(node_bin "$rt")" --version)"
+            if "$(node_bin "$rt")" "$js_dir/bench.mjs" --runtime "$rt" --out "$report_dir/js-$rt.json"; then
                 parts+=("$report_dir/js-$rt.json")
             else
                 say "warning: the JavaScript benchmark failed under $rt"

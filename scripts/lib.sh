@@ -204,7 +204,7 @@ node_runtimes() {
         command -v node >/dev/null 2>&1 && specs+=("$(command -v node)")
         for bin in "$ROOT"/target/nodes/*/bin/node; do [ -x "$bin" ] && specs+=("$bin"); done
     fi
-    for s in "${specs[@]}"; do
+    for s in ${specs[@]+"${specs[@]}"}; do
         case "$s" in
             */*) bin=$s ;;
             [0-9] | [0-9][0-9]) bin=$ROOT/target/nodes/$s/bin/node
