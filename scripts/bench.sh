@@ -135,6 +135,7 @@ run() {
     esac
 }
 
+# shellcheck disable=SC2016 # the Node branch's argument is a JavaScript template literal
 describe() {
     case "$1" in
         native) echo "native" ;;

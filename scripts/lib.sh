@@ -105,7 +105,7 @@ upstream_binary() {
     # Only the JSON lines (a build script may print others).
     exe=$(grep '^{' "$dir/$crate-build.json" | grep '"kind":\["bench"\]' |
         grep -o '"executable":"[^"]*"' | tail -n 1 | cut -d'"' -f4) || true
-    [ -n "$exe" ] && [ -f "$exe" ] || die "could not find the built bench binary of $dir/$crate"
+    if [ -z "$exe" ] || [ ! -f "$exe" ]; then die "could not find the built bench binary of $dir/$crate"; fi
     printf '%s\n' "$exe"
 }
 
@@ -210,8 +210,9 @@ node_runtimes() {
             [0-9] | [0-9][0-9]) bin=$ROOT/target/nodes/$s/bin/node
                 if [ ! -x "$bin" ]; then
                     bin=$(command -v node 2>/dev/null || true)
-                    [ -n "$bin" ] && [ "$(node_major "$bin")" = "$s" ] ||
+                    if [ -z "$bin" ] || [ "$(node_major "$bin")" != "$s" ]; then
                         die "BENCH_NODES: no Node $s (not in target/nodes/$s, and the Node on PATH is $(node --version 2>/dev/null || echo none)); run make nodes, or give a path"
+                    fi
                 fi ;;
             *) die "BENCH_NODES: '$s' is neither a major version (24) nor a path to a node binary" ;;
         esac

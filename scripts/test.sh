@@ -188,6 +188,7 @@ nix_lock() {
 # make's ARGS reaches criterion as typed: regexes with ( | $ \ and quoted spaces.
 make_args_check() {
     local ok=0 bad=0 c args want got
+    # shellcheck disable=SC2016 # the $ and backquotes are the point: they must stay literal
     for c in \
         'Poseidon/poseidon_hash_kimchi/(reference|upstream)$ => [Poseidon/poseidon_hash_kimchi/(reference|upstream)$]' \
         '--quick permutation => [--quick][permutation]' \
@@ -233,7 +234,7 @@ step "build tool $WASM_TARGET" cargo build --release -p poseidon --bin poseidon 
 step "permutation files (native tool)" write_permutation_files
 step "poseidon check host" tool_checks native
 step "poseidon check $WASM_TARGET (wasmtime)" tool_checks wasm
-if have_node; then
+if have_node node; then
     # The same wasm tests, bench smoke test and tool, under V8 (Node's node:wasi).
     step "tests $WASM_TARGET (node $(node --version))" \
         env CARGO_TARGET_WASM32_WASIP1_RUNNER="$SCRIPTS/node-runner.sh" \
@@ -277,7 +278,7 @@ if [ -n "${PROOF_SYSTEMS:-}" ]; then
     step "upstream: build the lab from PROOF_SYSTEMS" upstream_build
     step "upstream: bench smoke run native" upstream_smoke native
     step "upstream: bench smoke run $WASM_TARGET (wasmtime)" upstream_smoke wasmtime
-    have_node && step "upstream: bench smoke run $WASM_TARGET (node)" upstream_smoke node
+    have_node node && step "upstream: bench smoke run $WASM_TARGET (node)" upstream_smoke node
 else
     say "PROOF_SYSTEMS not set: skipping upstream (the bench smoke run with mina-poseidon as backend upstream)"
 fi
