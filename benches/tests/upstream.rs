@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use poseidon_benches::upstream::{check_checkout, lab_manifest, own_manifest};
+use poseidon_benches::upstream::{lab_manifest, own_manifest};
 
 #[test]
 fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
@@ -51,21 +51,24 @@ fn a_checkout_needs_both_crates_and_upstreams_bench() {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     };
-    assert!(check_checkout(&root)
+    assert!(poseidon_benches::upstream::check_checkout(&root)
         .unwrap_err()
         .contains("PROOF_SYSTEMS="));
     write(
         "poseidon/Cargo.toml",
         "[package]\nname = \"mina-poseidon\"\n",
     );
-    let e = check_checkout(&root).unwrap_err();
+    let e = poseidon_benches::upstream::check_checkout(&root).unwrap_err();
     assert!(e.contains("not a proof-systems checkout"), "{e}");
     write("curves/Cargo.toml", "[package]\nname = \"mina-curves\"\n");
-    let e = check_checkout(&root).unwrap_err();
+    let e = poseidon_benches::upstream::check_checkout(&root).unwrap_err();
     assert!(e.contains("poseidon_bench.rs"), "{e}");
     write("poseidon/benches/poseidon_bench.rs", "fn main() {}\n");
     write("Cargo.lock", "# their lock\n");
-    assert_eq!(check_checkout(&root).unwrap(), root.canonicalize().unwrap());
+    assert_eq!(
+        poseidon_benches::upstream::check_checkout(&root).unwrap(),
+        root.canonicalize().unwrap()
+    );
 
     let out = root.join("out");
     poseidon_benches::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
