@@ -207,7 +207,14 @@ make_args_check() {
     done
     got=$(BENCH_PRINT_ARGS=1 scripts/bench.sh --quick 'a|b c$' | tr -d '\n')
     if [ "$got" = '[--quick][a|b c$]' ]; then ok=$((ok + 1)); echo "ok    scripts/bench.sh args -> $got"; else bad=$((bad + 1)); echo "FAIL  scripts/bench.sh args -> $got"; fi
-    if make -s bench ARGS="it's" BENCH_PRINT_ARGS=1 2>&1 | grep -q 'unclosed'; then ok=$((ok + 1)); echo "ok    an unclosed quote is an error"; else bad=$((bad + 1)); echo "FAIL  an unclosed quote is not reported"; fi
+    # (not a pipeline: under pipefail make's failure would hide grep's match)
+    if got=$(make -s --no-print-directory bench ARGS="it's" BENCH_PRINT_ARGS=1 2>&1); then
+        bad=$((bad + 1)) && echo "FAIL  an unclosed quote was accepted: $got"
+    elif grep -q 'unclosed' <<<"$got"; then
+        ok=$((ok + 1)) && echo "ok    an unclosed quote is an error: ${got%%$'\n'*}"
+    else
+        bad=$((bad + 1)) && echo "FAIL  an unclosed quote is not reported: $got"
+    fi
     echo "$ok passed, $bad failed"
     [ "$bad" -eq 0 ]
 }
