@@ -58,10 +58,15 @@ ensure_wasmtime() {
 # bench_binary [CARGO ARGS...]: builds the bench target and prints its executable.
 bench_binary() {
     local exe
-    exe=$(cargo bench --no-run --message-format=json -p poseidon-benches --bench poseidon "$@" |
-        grep '"kind":\["bench"\]' | grep -o '"executable":"[^"]*"' | tail -n 1 | cut -d'"' -f4) || true
+    exe=$(cargo bench --no-run --message-format=json -p poseidon-benches --bench poseidon "$@" | bench_executable) || true
     [ -n "$exe" ] && [ -f "$exe" ] && { printf '%s\n' "$exe"; return; }
     die "could not find the built bench binary (cargo bench --no-run $*)"
+}
+
+# bench_executable: the bench target's executable from cargo's --message-format=json
+# on stdin; only the JSON lines count (a build script may print others).
+bench_executable() {
+    grep '^{' | grep '"kind":\["bench"\]' | grep -o '"executable":"[^"]*"' | tail -n 1 | cut -d'"' -f4
 }
 
 # upstream_lab CHECKOUT REPORT_BIN: the crates that build mina-poseidon and
@@ -102,9 +107,7 @@ upstream_binary() {
         fi
         die "building upstream from the checkout failed (above; full log $log); the lab's adapter is written against proof-systems 136c1df (benches/benches/upstream/mod.rs)"
     fi
-    # Only the JSON lines (a build script may print others).
-    exe=$(grep '^{' "$dir/$crate-build.json" | grep '"kind":\["bench"\]' |
-        grep -o '"executable":"[^"]*"' | tail -n 1 | cut -d'"' -f4) || true
+    exe=$(bench_executable <"$dir/$crate-build.json") || true
     if [ -z "$exe" ] || [ ! -f "$exe" ]; then die "could not find the built bench binary of $dir/$crate"; fi
     printf '%s\n' "$exe"
 }

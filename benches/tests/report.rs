@@ -133,6 +133,19 @@ fn table_has_ratios_and_gaps() {
     assert_eq!(j["ratios"].as_array().unwrap().len(), 1);
 }
 
+/// One saved baseline as criterion writes it: `<root>/<id>/<runtime>/{benchmark,estimates}.json`.
+#[cfg(not(target_os = "wasi"))]
+fn write_baseline(root: &std::path::Path, id: &str, runtime: &str, median: f64) {
+    let d = root.join(id).join(runtime);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("benchmark.json"), benchmark_json(id)).unwrap();
+    std::fs::write(
+        d.join("estimates.json"),
+        estimates_json(median, median, median),
+    )
+    .unwrap();
+}
+
 /// Reads a real directory tree; skipped under WASI, whose sandbox has no temp dir.
 #[cfg(not(target_os = "wasi"))]
 #[test]
@@ -146,10 +159,7 @@ fn collects_fresh_baselines_from_a_tree() {
         ("G/b/2", "native", 5.0),
         ("G/b/2", "other", 1.0),
     ] {
-        let d = root.join(id).join(rt);
-        std::fs::create_dir_all(&d).unwrap();
-        std::fs::write(d.join("benchmark.json"), benchmark_json(id)).unwrap();
-        std::fs::write(d.join("estimates.json"), estimates_json(m, m, m)).unwrap();
+        write_baseline(&root, id, rt, m);
     }
     let runtimes = ["native".to_string(), "wasmtime".to_string()];
     let all = poseidon_benches::collect(&root, &runtimes, None).unwrap();
@@ -248,9 +258,7 @@ fn discovers_saved_runtimes_but_not_criterion_own_baselines() {
         ("G/b", "base"),
         ("G/b", "node20"),
     ] {
-        let d = root.join(id).join(rt);
-        std::fs::create_dir_all(&d).unwrap();
-        std::fs::write(d.join("estimates.json"), estimates_json(1.0, 1.0, 1.0)).unwrap();
+        write_baseline(&root, id, rt, 1.0);
     }
     assert_eq!(
         poseidon_benches::discover_runtimes(&root).unwrap(),
