@@ -38,12 +38,13 @@
         };
       };
     in {
-      inherit pkgs packages;
+      inherit packages;
       checks = call ./nix/checks.nix {
         inherit packages;
         inherit (toolchain) craneLib;
       };
       apps = call ./nix/apps.nix {inherit packages;};
+      formatter = call ./nix/fmt.nix {};
       shell = call ./nix/shell.nix {
         inherit (toolchain) craneLib;
         checks = self.checks.${system};
@@ -55,6 +56,6 @@
     checks = forAllSystems (s: s.checks);
     apps = forAllSystems (s: s.apps);
     devShells = forAllSystems (s: {default = s.shell;});
-    formatter = forAllSystems (s: s.pkgs.alejandra);
+    formatter = forAllSystems (s: s.formatter);
   };
 }

@@ -1,6 +1,8 @@
 # `nix run .#bench-native`, `.#bench-wasm`, `.#bench-node`, `.#bench`: the prebuilt bench binaries run
 # by the same scripts/bench.sh as `make bench`. Extra arguments go to criterion;
 # results go to ./target/criterion (or $CRITERION_HOME), the table to ./target/bench-report.
+# The wrapper's PATH starts with the pinned tools (packages.benchInputs), and bench.sh
+# adds nothing before them when it runs prebuilt binaries.
 {
   lib,
   writeShellApplication,
@@ -12,7 +14,7 @@
       inherit name;
       runtimeInputs = packages.benchInputs;
       runtimeEnv = packages.benchEnv // {BENCH_RUNTIMES = runtimes;};
-      text = ''exec bash ${packages.scripts}/bench.sh "$@"'';
+      text = builtins.readFile ./app.sh;
     });
     meta = {inherit description;};
   };

@@ -9,16 +9,18 @@
   alejandra,
   deadnix,
 }: let
-  inherit (packages) src commonArgs wasmArgs nativeArtifacts wasmArtifacts vectors;
+  inherit (packages) src commonArgs wasmArgs nativeArtifacts wasmArtifacts vectors dev;
   native = commonArgs // {cargoArtifacts = nativeArtifacts;};
-  # cargo runs wasm tests (and doctests) through the runner variable.
-  wasm =
-    wasmArgs
-    // {
-      cargoArtifacts = wasmArtifacts;
-      nativeBuildInputs = [wasmtime];
-      CARGO_TARGET_WASM32_WASIP1_RUNNER = "wasmtime run --dir=.";
-    };
+  # cargo runs wasm tests (and doctests) through the runner variable. The sandbox's
+  # HOME (/homeless-shelter) cannot be created, so wasmtime runs without its cache.
+  wasmRunner = {
+    nativeBuildInputs = [wasmtime];
+    CARGO_TARGET_WASM32_WASIP1_RUNNER = "wasmtime run -C cache=n --dir=.";
+  };
+  wasm = wasmArgs // wasmRunner // {cargoArtifacts = wasmArtifacts;};
+  # Tests in the dev profile with debug assertions (the limb bounds), as `make test`.
+  nativeDev = commonArgs // dev // {cargoArtifacts = packages.nativeDevArtifacts;};
+  wasmDev = wasmArgs // wasmRunner // dev // {cargoArtifacts = packages.wasmDevArtifacts;};
   clippyArgs = "--workspace --all-targets -- --deny warnings";
   # --all-targets runs the bench binary without --bench: each benchmark once.
   testArgs = "--workspace --all-targets";
@@ -31,23 +33,21 @@
   };
   inherit (packages.outputs) poseidon poseidon-wasm;
 in {
-  poseidon-fmt = craneLib.cargoFmt {inherit src;};
+  poseidon-fmt = craneLib.cargoFmt {inherit (commonArgs) src pname version;};
   poseidon-clippy = craneLib.cargoClippy (native // {cargoClippyExtraArgs = clippyArgs;});
   poseidon-clippy-wasm = craneLib.cargoClippy (wasm // {cargoClippyExtraArgs = clippyArgs;});
-  poseidon-test = craneLib.cargoTest (native // {cargoTestExtraArgs = testArgs;});
-  poseidon-test-wasm = craneLib.cargoTest (wasm // {cargoTestExtraArgs = testArgs;});
-  poseidon-doctest = craneLib.cargoDocTest (native // {cargoTestExtraArgs = "--workspace";});
-  poseidon-doctest-wasm = craneLib.cargoDocTest (wasm // {cargoTestExtraArgs = "--workspace";});
+  poseidon-test = craneLib.cargoTest (nativeDev // {cargoTestExtraArgs = testArgs;});
+  poseidon-test-wasm = craneLib.cargoTest (wasmDev // {cargoTestExtraArgs = testArgs;});
+  poseidon-doctest = craneLib.cargoDocTest (nativeDev // {cargoTestExtraArgs = "--workspace";});
+  poseidon-doctest-wasm = craneLib.cargoDocTest (wasmDev // {cargoTestExtraArgs = "--workspace";});
 
-  # Every backend, native and under wasmtime.
-  poseidon-vectors = runCommand "poseidon-vectors" {nativeBuildInputs = [wasmtime];} ''
-    cd ${vectors}
-    for backend in reference u29 u29x2 u64 u52; do
-      ${poseidon}/bin/poseidon check --backend $backend kimchi.json legacy.json
-      wasmtime run --dir=. ${poseidon-wasm}/bin/poseidon.wasm check --backend $backend kimchi.json legacy.json
-    done
-    touch $out
-  '';
+  # Every backend, native and under wasmtime (./vectors.sh).
+  poseidon-vectors = runCommand "poseidon-vectors" {
+    nativeBuildInputs = [wasmtime];
+    POSEIDON = "${poseidon}/bin/poseidon";
+    POSEIDON_WASM = "${poseidon-wasm}/bin/poseidon.wasm";
+    VECTORS = "${vectors}";
+  } (builtins.readFile ./vectors.sh);
 
   nix-fmt = runCommand "nix-fmt" {nativeBuildInputs = [alejandra];} ''
     alejandra --check ${nixFiles}

@@ -8,8 +8,8 @@
   rustToolchain,
   pins,
   jq,
+  bash,
   wasmtime,
-  nodejs,
   nodejs_22,
   nodejs_24,
   runCommand,
@@ -47,11 +47,14 @@
     strictDeps = true;
   };
   wasmArgs = commonArgs // {CARGO_BUILD_TARGET = "wasm32-wasip1";};
+  # The test checks run the dev profile, as `make test` does, so that the
+  # debug_assert! limb bounds are checked; crane's default profile is release.
+  dev = {CARGO_PROFILE = "dev";};
   nativeArtifacts = craneLib.buildDepsOnly commonArgs;
   wasmArtifacts = craneLib.buildDepsOnly wasmArgs;
+  nativeDevArtifacts = craneLib.buildDepsOnly (commonArgs // dev);
+  wasmDevArtifacts = craneLib.buildDepsOnly (wasmArgs // dev);
 
-  # crane's default install skips bench binaries (cargo marks them as tests), so
-  # pick the executable out of the JSON build log that crane keeps in $cargoBuildLog.
   benchBinary = args: cargoArtifacts: suffix:
     craneLib.buildPackage (args
       // {
@@ -60,12 +63,8 @@
         cargoExtraArgs = "--locked -p poseidon-benches --bench poseidon";
         doCheck = false;
         nativeBuildInputs = [jq];
-        installPhaseCommand = ''
-          exe=$(jq -r 'select(.reason == "compiler-artifact" and .target.kind == ["bench"]
-                       and .executable != null) | .executable' "$cargoBuildLog" | tail -n 1)
-          test -n "$exe" || { echo "no bench executable in $cargoBuildLog" >&2; exit 1; }
-          install -Dm755 "$exe" "$out/bin/poseidon-bench${suffix}"
-        '';
+        benchSuffix = suffix;
+        installPhaseCommand = builtins.readFile ./install-bench.sh;
       });
 
   tool = args: cargoArtifacts:
@@ -89,34 +88,32 @@
       doCheck = false;
     });
 
-  # What scripts/bench.sh needs to run prebuilt binaries instead of building them.
-  benchEnv = {
-    BENCH_NATIVE_BIN = "${bench-native}/bin/poseidon-bench";
-    BENCH_WASM_BIN = "${bench-wasm}/bin/poseidon-bench.wasm";
-    BENCH_REPORT_BIN = "${bench-report-tool}/bin/bench-report";
-    # One Node runtime per LTS line (node22, node24), as users run them.
-    BENCH_NODES = "${nodejs_22}/bin/node ${nodejs_24}/bin/node";
-    BENCH_ENV = lib.concatStringsSep "\n" (
-      ["rustc=rustc ${lib.getVersion rustToolchain} (rust-overlay)"]
-      ++ lib.mapAttrsToList (k: v: "${k}=${v}") pins
-    );
+  # The pinned tools and the variables of scripts/bench.sh (./bench-env.nix).
+  bench = import ./bench-env.nix {
+    inherit bash coreutils gnugrep gnused gawk wasmtime scripts bench-native bench-wasm bench-report-tool pins;
+    nodejs = nodejs_24;
+    nodes = [nodejs_22 nodejs_24];
+    rustVersion = lib.getVersion rustToolchain;
   };
-  benchInputs = [wasmtime nodejs coreutils gnugrep gnused gawk];
 
   # Both benchmarks inside the build sandbox (no network, cleared environment,
-  # pinned wasmtime). `nix build .#bench-report --rebuild` measures again.
-  bench-report = runCommand "poseidon-bench-report" (benchEnv
+  # pinned tools). A new measurement is a new derivation: BENCH_NONCE (read only
+  # with --impure) changes its hash, e.g.
+  #   BENCH_NONCE=$(date +%s) nix build --impure .#bench-report
+  # (`--rebuild` would only compare the new report with the old one and fail).
+  bench-report = runCommand "poseidon-bench-report" (bench.env
     // {
-      nativeBuildInputs = benchInputs;
+      nativeBuildInputs = bench.inputs;
+      nonce = builtins.getEnv "BENCH_NONCE";
       # A measurement, not a build product: never take it from a cache.
       allowSubstitutes = false;
       preferLocalBuild = true;
-    }) ''
-    export HOME=$TMPDIR CRITERION_HOME=$out/criterion BENCH_REPORT_DIR=$out
-    BENCH_RUNTIMES="native wasmtime node" bash ${scripts}/bench.sh
-  '';
+    }) (builtins.readFile ./bench-report.sh);
 in {
-  inherit src scripts vectors commonArgs wasmArgs nativeArtifacts wasmArtifacts benchEnv benchInputs;
+  inherit src scripts vectors commonArgs wasmArgs nativeArtifacts wasmArtifacts;
+  inherit nativeDevArtifacts wasmDevArtifacts dev;
+  benchEnv = bench.env;
+  benchInputs = bench.inputs;
   outputs = {
     inherit bench-native bench-wasm poseidon poseidon-wasm bench-report-tool bench-report;
     default = poseidon;

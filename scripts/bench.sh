@@ -128,10 +128,10 @@ run() {
             "$bin" "$@" ;;
         wasmtime)
             [ -f "$bin" ] || die "wasm bench binary not found: '$bin'"
-            bash "$SCRIPTS/wasm-runner.sh" "$bin" "$@" ;;
+            "$BASH" "$SCRIPTS/wasm-runner.sh" "$bin" "$@" ;;
         *)
             [ -f "$bin" ] || die "wasm bench binary not found: '$bin'"
-            POSEIDON_NODE=$(node_bin "$rt") bash "$SCRIPTS/node-runner.sh" "$bin" "$@" ;;
+            POSEIDON_NODE=$(node_bin "$rt") "$BASH" "$SCRIPTS/node-runner.sh" "$bin" "$@" ;;
     esac
 }
 

@@ -7,7 +7,12 @@ SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$SCRIPTS/.." && pwd)
 WASM_TARGET=wasm32-wasip1
 WASMTIME_VERSION=48.0.8
-export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+# cargo's bin directory (rustup, `cargo install wasmtime-cli`) is a fallback after
+# PATH, and only where the scripts build: the Nix apps and the hermetic report run
+# prebuilt binaries with exactly the tools the flake pins, first on their PATH.
+if [ -z "${BENCH_NATIVE_BIN:-}${BENCH_WASM_BIN:-}" ]; then
+    export PATH="$PATH:${CARGO_HOME:-${HOME:-/nonexistent}/.cargo}/bin"
+fi
 
 if [ -t 2 ]; then
     say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -153,17 +158,20 @@ git_commit() {
     echo "$c"
 }
 
-# Nix for the offline flake checks: Debian's nix-bin when nix is missing and apt
-# can install it (as root, as in CI); returns non-zero if there is still no nix.
-ensure_nix() {
-    command -v nix >/dev/null 2>&1 && return 0
+# ensure_apt TOOL PACKAGE: TOOL on PATH, else Debian's PACKAGE installed (as root,
+# where apt-get exists, as in CI); returns non-zero if TOOL is still missing.
+ensure_apt() {
+    command -v "$1" >/dev/null 2>&1 && return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        say "nix not found: installing Debian's nix-bin (apt-get install -y nix-bin)"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q nix-bin >/dev/null 2>&1 ||
-            { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nix-bin >/dev/null 2>&1; }
+        say "$1 not found: installing Debian's $2 (apt-get install -y $2)"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >/dev/null 2>&1 ||
+            { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >/dev/null 2>&1; }
     fi
-    command -v nix >/dev/null 2>&1
+    command -v "$1" >/dev/null 2>&1
 }
+
+# Nix for the offline flake checks: Debian's nix-bin (Nix 2.8).
+ensure_nix() { ensure_apt nix nix-bin; }
 
 # A copy of the JavaScript package in target/js-package, built (dist/) and with its
 # npm dev dependencies installed, so that nothing is written into js/. Prints its path.
@@ -235,17 +243,8 @@ node_runtimes() {
     done
 }
 
-# Chromium for the JavaScript package's browser check: from PATH, else Debian's
-# package (as root, where apt-get exists).
-ensure_chromium() {
-    command -v chromium >/dev/null 2>&1 && return 0
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        say "chromium not found: installing Debian's chromium (apt-get install -y chromium)"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 ||
-            { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; }
-    fi
-    command -v chromium >/dev/null 2>&1
-}
+# Chromium for the JavaScript package's browser check.
+ensure_chromium() { ensure_apt chromium chromium; }
 
 # Settings that let Nix 2.8 check a flake offline (no substituters, no registry).
 export_offline_nix_config() {

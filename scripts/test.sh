@@ -173,7 +173,7 @@ js_package() {
 # consistent with flake.nix (the full `nix flake check` runs in the GitHub workflow).
 nix_parse() {
     local f bad=0
-    for f in flake.nix nix/*.nix; do
+    for f in flake.nix nix/*.nix nix/offline/*.nix; do
         if nix-instantiate --parse "$f" >/dev/null; then echo "ok    $f"; else echo "FAIL  $f"; bad=1; fi
     done
     return $bad
@@ -183,6 +183,22 @@ nix_lock() {
     local dir=$ROOT/target/flake-check
     rm -rf "$dir" && mkdir -p "$dir" && cp -r flake.nix flake.lock nix "$dir"/ &&
         nix flake metadata --no-update-lock-file "path:$dir"
+}
+
+# The flake's shell steps under the Nix sandbox's rules, and the apps from a caller
+# with decoy tools, on this machine's stand-ins for the pinned packages (bench-report
+# nix-sandbox, evaluating nix/offline/eval.nix); the stand-ins for nodejs_22 and
+# nodejs_24 are the pinned Nodes of scripts/nodes.sh.
+nix_sandbox() {
+    local log=$logs/bench-build.json wasm
+    bash "$SCRIPTS/nodes.sh" 22 24 >&2 || return 1
+    cargo build -q --release -p poseidon-benches --bin bench-report || return 1
+    cargo bench --no-run --message-format=json -p poseidon-benches --bench poseidon >"$log" || return 1
+    wasm=$(bench_binary --target "$WASM_TARGET") || return 1
+    target/release/bench-report nix-sandbox --root "$ROOT" --work "$ROOT/target/nix-sandbox" \
+        --poseidon "$native_tool" --poseidon-wasm "$wasm_tool" --bench "$(bench_executable <"$log")" \
+        --bench-wasm "$wasm" --cargo-log "$log" \
+        --node22 target/nodes/22/bin/node --node24 target/nodes/24/bin/node
 }
 
 # make's ARGS reaches criterion as typed: regexes with ( | $ \ and quoted spaces.
@@ -222,7 +238,7 @@ make_args_check() {
 step "fmt" cargo fmt --all -- --check
 step "make bench ARGS reach criterion as typed" make_args_check
 if command -v shellcheck >/dev/null 2>&1; then
-    step "shellcheck" shellcheck -x scripts/*.sh .ci/run
+    step "shellcheck" shellcheck -x scripts/*.sh nix/*.sh .ci/run
 fi
 step "clippy host" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy $WASM_TARGET" cargo clippy --workspace --all-targets --target "$WASM_TARGET" -- -D warnings
@@ -298,6 +314,7 @@ if ensure_nix; then
     else
         say "deadnix not on PATH: skipping the unused-binding lint (make setup installs it)"
     fi
+    step "nix: the flake's shell steps in a sandbox, the apps among decoy tools" nix_sandbox
 elif [ "${CI:-}" = true ]; then
     step "nix: install nix-bin" false
 else

@@ -9,6 +9,8 @@ use std::time::SystemTime;
 
 use serde_json::{json, Value};
 
+#[cfg(unix)]
+pub mod sandbox;
 pub mod upstream;
 
 /// One benchmark's median on one runtime, with criterion's 95% interval for it.

@@ -16,6 +16,14 @@
 //! ```
 //! writes the crates that build upstream from a proof-systems CHECKOUT (only read)
 //! beside this repository's ROOT, under OUT (see `poseidon_benches::upstream`).
+//!
+//! ```text
+//! bench-report nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM
+//!              --bench BIN --bench-wasm WASM --cargo-log JSON --node22 NODE --node24 NODE
+//!              [--bench-args ARGS]
+//! ```
+//! runs the flake's shell steps under the Nix sandbox's rules and the apps from a
+//! caller with decoy tools, without nixpkgs (see `poseidon_benches::sandbox`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -154,8 +162,61 @@ fn upstream_lab(args: &[String]) -> Result<(), String> {
     poseidon_benches::upstream::write_lab(ps.as_ref(), root.as_ref(), out.as_ref())
 }
 
+const SANDBOX_USAGE: &str = "usage: bench-report nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM --bench BIN --bench-wasm WASM --cargo-log JSON --node22 NODE --node24 NODE [--bench-args ARGS]";
+
+#[cfg(unix)]
+fn nix_sandbox(args: &[String]) -> Result<bool, String> {
+    let mut opts = std::collections::BTreeMap::new();
+    let mut it = args.iter();
+    while let Some(k) = it.next() {
+        let key = k
+            .strip_prefix("--")
+            .ok_or_else(|| format!("unexpected argument {k}"))?;
+        let v = it.next().ok_or_else(|| format!("{k} needs a value"))?;
+        opts.insert(key.to_owned(), v.clone());
+    }
+    let mut take = |k: &str| {
+        opts.remove(k)
+            .map(PathBuf::from)
+            .ok_or_else(|| format!("--{k} is required"))
+    };
+    let inputs = poseidon_benches::sandbox::Inputs {
+        root: take("root")?,
+        work: take("work")?,
+        poseidon: take("poseidon")?,
+        poseidon_wasm: take("poseidon-wasm")?,
+        bench: take("bench")?,
+        bench_wasm: take("bench-wasm")?,
+        cargo_log: take("cargo-log")?,
+        node22: take("node22")?,
+        node24: take("node24")?,
+        bench_args: opts
+            .remove("bench-args")
+            .unwrap_or_else(|| "--quick --noplot Poseidon/permutation/u29$".into()),
+    };
+    if let Some(k) = opts.keys().next() {
+        return Err(format!("unknown option --{k}"));
+    }
+    poseidon_benches::sandbox::run(inputs)
+}
+
+#[cfg(not(unix))]
+fn nix_sandbox(_: &[String]) -> Result<bool, String> {
+    Err("nix-sandbox runs the Nix sandbox's rules with Unix tools; it needs a Unix host".into())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "nix-sandbox") {
+        return match nix_sandbox(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(msg) => {
+                eprintln!("bench-report: {msg}\n{SANDBOX_USAGE}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if args.first().is_some_and(|a| a == "upstream-lab") {
         return match upstream_lab(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
