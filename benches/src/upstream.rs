@@ -2,7 +2,7 @@
 //! `target/upstream-lab/` (`bench-report upstream-lab`): `lab/`, our benchmark with
 //! backend `upstream` (feature "upstream", `benches/benches/upstream/mod.rs`), and
 //! `own/`, upstream's own `poseidon_bench` built as its workspace builds it
-//! (criterion 0.5). Both take mina-poseidon and mina-curves by path: the checkout
+//! (criterion 0.5, the workspace's profiles). Both take mina-poseidon and mina-curves by path: the checkout
 //! is only read, and nothing of it is copied into this repository.
 
 use std::path::{Path, PathBuf};
@@ -98,14 +98,46 @@ pub fn lab_manifest(ps: &Path, root: &Path) -> String {
     )
 }
 
-/// `own/Cargo.toml`: upstream's `poseidon_bench.rs` from the checkout, criterion 0.5.
-pub fn own_manifest(ps: &Path) -> String {
+/// The `[profile.*]` tables of the checkout's workspace Cargo.toml, which cargo
+/// applies to upstream's own bench in its workspace (`bench` inherits `release`);
+/// per-package tables only for the crates built here (or `"*"`), so that cargo has
+/// no unmatched package spec to warn about.
+pub fn workspace_profiles(workspace_toml: &str) -> String {
+    let mut out = String::new();
+    let mut keep = false;
+    for line in workspace_toml.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            keep = t.starts_with("[profile.")
+                && t.split_once(".package.").is_none_or(|(_, p)| {
+                    let p = p.trim_end_matches(']').trim_matches('"');
+                    p == "*" || p.starts_with("mina-") || p.starts_with("mina_")
+                });
+            if keep && !out.is_empty() {
+                out.push('\n');
+            }
+        }
+        if keep && !t.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `own/Cargo.toml`: upstream's `poseidon_bench.rs` from the checkout, criterion 0.5,
+/// with the profiles of the checkout's workspace (`workspace_toml`, its Cargo.toml),
+/// so that it is built as `cargo bench` builds it there.
+pub fn own_manifest(ps: &Path, workspace_toml: &str) -> String {
     format!(
         "{}[[bench]]\nname = \"poseidon_bench\"\npath = {}\nharness = false\n\n\
-         [dev-dependencies]\nrand = \"0.8\"\n\n{}",
+         [dev-dependencies]\nrand = \"0.8\"\n\n{}\n\
+         # The profiles of {}/Cargo.toml.\n{}",
         package("poseidon-upstream-own", ps),
         toml_str(&ps.join("poseidon/benches/poseidon_bench.rs")),
         upstream_deps(ps, "0.5"),
+        ps.display(),
+        workspace_profiles(workspace_toml),
     )
 }
 
@@ -113,7 +145,11 @@ pub fn own_manifest(ps: &Path) -> String {
 /// versions of what upstream depends on) unless it has a lock already.
 pub fn write_lab(ps: &Path, root: &Path, out: &Path) -> Result<(), String> {
     let ps = check_checkout(ps)?;
-    for (dir, manifest) in [("lab", lab_manifest(&ps, root)), ("own", own_manifest(&ps))] {
+    let workspace = std::fs::read_to_string(ps.join("Cargo.toml")).unwrap_or_default();
+    for (dir, manifest) in [
+        ("lab", lab_manifest(&ps, root)),
+        ("own", own_manifest(&ps, &workspace)),
+    ] {
         let d = out.join(dir);
         let err = |e: std::io::Error| format!("{}: {e}", d.display());
         std::fs::create_dir_all(&d).map_err(err)?;

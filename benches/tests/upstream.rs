@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use poseidon_benches::upstream::{lab_manifest, own_manifest};
+use poseidon_benches::upstream::{lab_manifest, own_manifest, workspace_profiles};
 
 #[test]
 fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
@@ -21,7 +21,7 @@ fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
     ] {
         assert!(m.contains(want), "lab manifest lacks {want}:\n{m}");
     }
-    let o = own_manifest(ps);
+    let o = own_manifest(ps, "");
     for want in [
         "path = \"/src/proof-systems/poseidon/benches/poseidon_bench.rs\"",
         "criterion = { version = \"0.5\", features = [\"cargo_bench_support\", \"html_reports\"] }",
@@ -33,11 +33,29 @@ fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
 
 #[test]
 fn paths_are_toml_strings() {
-    let m = own_manifest(Path::new("/a \"b\"\\c"));
+    let m = own_manifest(Path::new("/a \"b\"\\c"), "");
     assert!(
         m.contains(r#"path = "/a \"b\"\\c/poseidon/benches/poseidon_bench.rs""#),
         "{m}"
     );
+}
+
+#[test]
+fn upstreams_own_bench_gets_the_workspaces_profiles() {
+    let ws = "[workspace]\nmembers = [\"poseidon\"]\n\n[profile.release]\nlto = true\npanic = 'abort'\n# codegen-units = 1\n\n\
+              [profile.release.package.kimchi_wasm]\ndebug = true\n\n[profile.bench.package.mina-poseidon]\nopt-level = 3\n\n\
+              [workspace.dependencies]\nrand = \"0.8\"\n";
+    assert_eq!(
+        workspace_profiles(ws),
+        "[profile.release]\nlto = true\npanic = 'abort'\n# codegen-units = 1\n\n[profile.bench.package.mina-poseidon]\nopt-level = 3\n"
+    );
+    let o = own_manifest(Path::new("/ps"), ws);
+    assert!(o.contains("\n[profile.release]\nlto = true\n"), "{o}");
+    assert!(
+        !o.contains("kimchi_wasm") && !o.contains("workspace.dependencies"),
+        "{o}"
+    );
+    assert_eq!(workspace_profiles("[package]\nname = \"x\"\n"), "");
 }
 
 /// Reads a real directory tree; skipped under WASI, whose sandbox has no temp dir.

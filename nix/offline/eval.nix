@@ -48,15 +48,13 @@
   craneLib = {
     fileset.commonCargoSources = root: root;
     buildDepsOnly = a: {outPath = "/deps/${target a}/${a.CARGO_PROFILE or "release"}";};
-    buildPackage = a:
-      a
-      // {
-        outPath = standins."${a.pname}${
-          if a ? CARGO_BUILD_TARGET
-          then "-wasm"
-          else ""
-        }";
-      };
+    buildPackage = a: let
+      wasm =
+        if a ? CARGO_BUILD_TARGET
+        then "-wasm"
+        else "";
+    in
+      a // {outPath = standins."${a.pname}${wasm}";};
     cargoFmt = a: a;
     cargoClippy = a: a;
     cargoTest = a: a;
