@@ -383,6 +383,23 @@ impl Lab {
         })
     }
 
+    /// Builds derivation `drv` (its evaluated attributes) plus the `extra` ones, with
+    /// attribute `script` as the build command.
+    fn build_drv(
+        &self,
+        name: &str,
+        drv: &Value,
+        script: &str,
+        extra: &[(&str, String)],
+    ) -> Result<Build, String> {
+        let mut attrs = drv.clone();
+        for (k, v) in extra {
+            attrs[*k] = Value::String(v.clone());
+        }
+        let text = attrs[script].as_str().unwrap_or("").to_owned();
+        self.build(name, &text, &attrs, &strings(&drv["nativeBuildInputs"]))
+    }
+
     /// What the build user owns in the world-writable places (and the sandbox's HOME).
     fn owned(&self) -> Result<std::collections::BTreeSet<String>, String> {
         let mut found = std::collections::BTreeSet::new();
@@ -600,12 +617,7 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
 
     // The vector check, as a sandboxed build (defect 1).
     let v = &ev["checks"]["poseidon-vectors"];
-    let b = lab.build(
-        "poseidon-vectors",
-        v["text"].as_str().unwrap_or(""),
-        v,
-        &strings(&v["nativeBuildInputs"]),
-    )?;
+    let b = lab.build_drv("poseidon-vectors", v, "text", &[])?;
     r.check(
         b.ok && b.out.exists() && b.strays.is_empty(),
         "checks.poseidon-vectors in the sandbox: passes, writes only $out",
@@ -625,20 +637,14 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
         .as_str()
         .unwrap_or("")
         .to_owned();
-    let mut attrs = t.clone();
-    attrs["POSEIDON_WASM"] = Value::String(
-        lab.pkg("poseidon-wasm/bin/poseidon.wasm")
-            .display()
-            .to_string(),
-    );
-    attrs["VECTORS"] = Value::String(lab.pkg("vectors").display().to_string());
     let script = "cp \"$VECTORS\"/kimchi.json .\n$CARGO_TARGET_WASM32_WASIP1_RUNNER \"$POSEIDON_WASM\" check kimchi.json\ntouch \"$out\"\n";
-    let b = lab.build(
-        "wasm-runner",
-        script,
-        &attrs,
-        &strings(&t["nativeBuildInputs"]),
-    )?;
+    let path = |p: &str| lab.pkg(p).display().to_string();
+    let extra = [
+        ("probeScript", script.to_owned()),
+        ("POSEIDON_WASM", path("poseidon-wasm/bin/poseidon.wasm")),
+        ("VECTORS", path("vectors")),
+    ];
+    let b = lab.build_drv("wasm-runner", t, "probeScript", &extra)?;
     r.check(
         b.ok && b.strays.is_empty(),
         &format!("checks.poseidon-test-wasm's runner ({runner}) in the sandbox"),
@@ -659,14 +665,8 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
             fs::set_permissions(&log, fs::Permissions::from_mode(0o644)),
         )?;
     }
-    let mut attrs = n.clone();
-    attrs["cargoBuildLog"] = Value::String(log.display().to_string());
-    let b = lab.build(
-        "install-bench",
-        n["installPhaseCommand"].as_str().unwrap_or(""),
-        &attrs,
-        &strings(&n["nativeBuildInputs"]),
-    )?;
+    let extra = [("cargoBuildLog", log.display().to_string())];
+    let b = lab.build_drv("install-bench", n, "installPhaseCommand", &extra)?;
     let installed = b.out.join("bin/poseidon-bench");
     r.check(
         b.ok && installed.is_file() && b.strays.is_empty(),
@@ -675,14 +675,8 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
     );
 
     // The hermetic report, as a sandboxed build (defects 1, 6, 7).
-    let mut attrs = report_drv.clone();
-    attrs["BENCH_ARGS"] = Value::String(lab.inp.bench_args.clone());
-    let b = lab.build(
-        "bench-report",
-        report_drv["text"].as_str().unwrap_or(""),
-        &attrs,
-        &strings(&report_drv["nativeBuildInputs"]),
-    )?;
+    let extra = [("BENCH_ARGS", lab.inp.bench_args.clone())];
+    let b = lab.build_drv("bench-report", report_drv, "text", &extra)?;
     let report = b.out.join("report.json");
     r.check(
         b.ok && report.is_file() && b.strays.is_empty(),

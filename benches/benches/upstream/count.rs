@@ -1,5 +1,5 @@
 //! `count BACKEND N`: N chained kimchi permutations over Fp with `reference`,
-//! `upstream` (mina-poseidon) or `u29`, then the first element. Run under
+//! `upstream` (mina-poseidon), `u29` or `u64`, then the first element. Run under
 //! `valgrind --tool=callgrind` with two values of N, the difference of the
 //! instruction counts over the difference of N is the count per permutation:
 //! repeatable on a noisy machine, where timings of the same code swing by 20%.
@@ -12,7 +12,7 @@ use mina_curves::pasta::Fp as UpFp;
 use mina_poseidon::constants::PlonkSpongeConstantsKimchi as Kimchi;
 use mina_poseidon::pasta::{fp_kimchi, FULL_ROUNDS};
 use mina_poseidon::permutation::poseidon_block_cipher;
-use poseidon::backend::{Reference, U29};
+use poseidon::backend::{Reference, U29, U64};
 use poseidon::params::ParamSet;
 use poseidon::Fp;
 
@@ -20,22 +20,14 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(backend), Some(Ok(n))) = (args.first(), args.get(1).map(|n| n.parse::<usize>()))
     else {
-        eprintln!("usage: count reference|upstream|u29 N");
+        eprintln!("usage: count reference|upstream|u29|u64 N");
         std::process::exit(2);
     };
     let start = [1u64, 2, 3].map(Fp::from);
     let out: Fp = match backend.as_str() {
-        "reference" | "u29" => {
-            let mut s = start;
-            for _ in 0..n {
-                if backend == "u29" {
-                    poseidon::permute_with::<Fp, U29>(ParamSet::Kimchi, black_box(&mut s));
-                } else {
-                    poseidon::permute_with::<Fp, Reference>(ParamSet::Kimchi, black_box(&mut s));
-                }
-            }
-            s[0]
-        }
+        "reference" => chain::<Reference>(start, n),
+        "u29" => chain::<U29>(start, n),
+        "u64" => chain::<U64>(start, n),
         "upstream" => {
             let params = fp_kimchi::static_params();
             let mut s: [UpFp; 3] = [1u64, 2, 3].map(UpFp::from);
@@ -45,9 +37,16 @@ fn main() {
             Fp::from_le_bytes_mod_order(&s[0].into_bigint().to_bytes_le())
         }
         other => {
-            eprintln!("count: unknown backend {other} (reference, upstream, u29)");
+            eprintln!("count: unknown backend {other} (reference, upstream, u29, u64)");
             std::process::exit(2);
         }
     };
     println!("{out}");
+}
+
+fn chain<B: poseidon::Backend>(mut s: [Fp; 3], n: usize) -> Fp {
+    for _ in 0..n {
+        poseidon::permute_with::<Fp, B>(ParamSet::Kimchi, black_box(&mut s));
+    }
+    s[0]
 }
