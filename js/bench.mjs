@@ -1,8 +1,9 @@
-// Our package against o1js 2.15.0 in one Node process: per permutation and per hash
-// of 1 and 16 elements (cases.mjs), timed as timing.mjs describes (warm-up,
-// alternating rounds, median over rounds).
-//   node js/bench.mjs [--out FILE] [--rounds N] [--runtime NAME]
-//   (defaults: ../target/bench-report/js-report.json, 9 rounds, node<major>)
+// Our package against o1js 2.15.0 in one Node process: per permutation, per hash of
+// 1 and 16 elements and per Merkle level of 64 pairs (cases.mjs), timed as
+// timing.mjs describes (warm-up, alternating rounds, median over rounds).
+//   node js/bench.mjs [--out FILE] [--rounds N] [--runtime NAME] [--module M]
+//   (defaults: ../target/bench-report/js-report.json, 9 rounds, node<major>, the
+//   best module this Node supports)
 import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import * as o1js from "o1js";
 
 import { makeCases, report } from "./cases.mjs";
+import { backend } from "./index.js";
 import { measure } from "./timing.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -26,7 +28,8 @@ const runtime = arg("--runtime", `node${process.versions.node.split(".")[0]}`);
 const require = createRequire(import.meta.url);
 // Not in o1js's package exports: load the file by path.
 const kimchi = require(resolve(here, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
-const cases = await makeCases(o1js, kimchi.caml_pasta_fp_poseidon_block_cipher);
+// --module M: run ours on that module (default: the best this Node supports).
+const cases = await makeCases(o1js, kimchi.caml_pasta_fp_poseidon_block_cipher, arg("--module"));
 
 process.stderr.write(`${runtime}: warming up ${cases.length} cases, then ${rounds} rounds `);
 const medians = measure(
@@ -34,7 +37,7 @@ const medians = measure(
   { rounds, tick: () => process.stderr.write(".") },
 );
 process.stderr.write("\n");
-const env = { runtime, engine: `node ${process.version} (V8 ${process.versions.v8})`, date: new Date().toISOString(), rounds };
+const env = { runtime, engine: `node ${process.version} (V8 ${process.versions.v8})`, module: backend(), date: new Date().toISOString(), rounds };
 const { json, text } = report(env, cases.map(([workload, impl], i) => [workload, impl, medians[i]]));
 console.log(text);
 mkdirSync(dirname(out), { recursive: true });

@@ -1,10 +1,24 @@
 // The browser check: opens browser/index.html in headless Chromium (browser-server.mjs)
-// and waits for the page to post its report (vectors hashed, permutation time).
+// once per module of the package, and waits for the page to post its report
+// (vectors hashed one by one and in one hashMany, hashes, batches and permutations
+// against o1js's web build, permutation time). The wide
+// module runs with --js-flags=--wasm-wide-arithmetic (Chrome has it behind the flag).
 //   node js/browser-check.mjs           (CHROMIUM=path overrides the browser)
 import { runPage } from "./browser-server.mjs";
 
-const report = await runPage("browser/index.html");
-console.log(JSON.stringify(report, null, 2));
-const ok = !report.error && report.vectors > 0 && report.failed === 0 && report.permutation_us > 0;
-console.log(ok ? `1 passed, 0 failed` : `0 passed, 1 failed`);
-process.exit(ok ? 0 : 1);
+const runs = [
+  { module: "scalar", flags: [] },
+  { module: "simd", flags: [] },
+  { module: "wide", flags: ["--js-flags=--wasm-wide-arithmetic"] },
+];
+let passed = 0, failed = 0;
+for (const { module, flags } of runs) {
+  const report = await runPage(`browser/index.html?module=${module}`, { flags });
+  const ok = !report.error && report.module === module && report.vectors > 0 && report.failed === 0 &&
+    report.o1js_checked > 0 && report.o1js_failed === 0 && report.permutation_us > 0;
+  console.log(`${ok ? "ok  " : "FAIL"}  ${module}${flags.length ? " " + flags.join(" ") : ""}: ${JSON.stringify(report)}`);
+  if (ok) passed++;
+  else failed++;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -16,8 +16,9 @@ const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/ja
 export const browser = process.env.CHROMIUM ?? "chromium";
 const isolation = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
 
-// page: a path below the package, e.g. "browser/index.html".
-export async function runPage(page, { timeoutMs = 60_000 } = {}) {
+// page: a path below the package, e.g. "browser/index.html"; flags: more Chromium
+// options (e.g. --js-flags=--wasm-wide-arithmetic).
+export async function runPage(page, { timeoutMs = 60_000, flags: extra = [] } = {}) {
   let done;
   const reported = new Promise((r) => (done = r));
   const server = createServer(async (req, res) => {
@@ -42,7 +43,7 @@ export async function runPage(page, { timeoutMs = 60_000 } = {}) {
   const url = `http://127.0.0.1:${server.address().port}/${page}`;
   // No background connections: this machine's network is closed.
   const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-  const chrome = spawn(browser, [...flags, "--user-data-dir=" + resolve(js, ".chromium-profile"), url], {
+  const chrome = spawn(browser, [...flags, ...extra, "--user-data-dir=" + resolve(js, ".chromium-profile"), url], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

@@ -2,16 +2,16 @@
 // (bench.mjs) and the browser one (browser/bench.html): our permutation and hashes
 // beside o1js's Rust-wasm block cipher and its JS Poseidon.hash, after checking that
 // all of them agree on the inputs used.
-import { wasmBytes } from "./dist/wasm.js";
-import { P, hash, init, permute } from "./index.js";
+import { P, hash, hashMany, init, moduleBytes, permute } from "./index.js";
 
 export const O1JS_VERSION = "2.15.0";
 
 // o1js: the module (Field, Poseidon); blockCipher: its wasm-bindgen function
 // caml_pasta_fp_poseidon_block_cipher (96 bytes in, 96 out). Returns the cases as
 // [workload, implementation, function, calls per timed batch].
-export async function makeCases({ Field, Poseidon }, blockCipher) {
-  await init();
+// module: which of the package's modules runs "ours" (default: the best supported).
+export async function makeCases({ Field, Poseidon }, blockCipher, module) {
+  await init(module ? { module } : undefined);
   const xs = Array.from({ length: 16 }, (_, i) => (BigInt(i + 1) * 0x9e3779b97f4a7c15n) ** 3n % P);
   const fields = xs.map((x) => Field(x));
   const le = (x) => Uint8Array.from({ length: 32 }, (_, i) => Number((x >> BigInt(8 * i)) & 0xffn));
@@ -31,7 +31,7 @@ export async function makeCases({ Field, Poseidon }, blockCipher) {
   // The wasm exports without the JavaScript wrapper, the form o1js's block cipher is
   // measured in: input prepared once, copied into the module's memory on every call,
   // the result copied out into a new array (as o1js's call does with its 96 bytes).
-  const { instance: raw } = await WebAssembly.instantiate(wasmBytes(), {});
+  const { instance: raw } = await WebAssembly.instantiate(moduleBytes(), {});
   const words64 = (x) => [0n, 64n, 128n, 192n].map((k) => (x >> k) & ((1n << 64n) - 1n));
   const limbs = BigUint64Array.from(words64(xs[0]));
   const stateLimbs = BigUint64Array.from(state.flatMap(words64));
@@ -48,6 +48,13 @@ export async function makeCases({ Field, Poseidon }, blockCipher) {
     return new BigUint64Array(raw.exports.memory.buffer, ptr, 12).slice();
   };
   if (rawPermute().some((w, i) => w !== words64(want[Math.floor(i / 4)])[i % 4])) throw new Error("raw permute disagrees");
+  // A Merkle tree level: 64 hashes of two children, one call (the simd module runs
+  // them four at a time in lanes) against 64 calls.
+  const pairs = Array.from({ length: 64 }, (_, i) => [xs[i % 16], xs[(i * 7 + 3) % 16]]);
+  const level = hashMany(pairs);
+  for (const i of [0, 1, 2, 3, 4, 63]) {
+    if (level[i] !== Poseidon.hash(pairs[i].map((x) => Field(x))).toBigInt()) throw new Error("o1js hash disagrees with hashMany");
+  }
 
   return [
     ["permutation", "ours: permute", () => permute(state), 100],
@@ -58,6 +65,8 @@ export async function makeCases({ Field, Poseidon }, blockCipher) {
     ["hash of 1", "o1js: Poseidon.hash (JS)", () => Poseidon.hash([fields[0]]), 10],
     ["hash of 16", "ours: hash", () => hash(xs), 10],
     ["hash of 16", "o1js: Poseidon.hash (JS)", () => Poseidon.hash(fields), 2],
+    ["64 hashes of 2 (a Merkle level)", "ours: hashMany", () => hashMany(pairs), 2],
+    ["64 hashes of 2 (a Merkle level)", "ours: hash, 64 calls", () => pairs.map(hash), 2],
   ];
 }
 
@@ -70,6 +79,7 @@ export function summarize(rows) {
       "block cipher / ours (permutation, through our JavaScript wrapper)": ratio(0, 2),
       "Poseidon.hash / ours (hash of 1)": ratio(3, 5),
       "Poseidon.hash / ours (hash of 16)": ratio(6, 7),
+      "64 hash calls / one hashMany (the batch path)": ratio(8, 9),
     },
     wrapper_overhead_ns: rows[3][2] - rows[4][2],
   };
@@ -79,7 +89,7 @@ export function summarize(rows) {
 export function report(env, rows) {
   const { ratios, wrapper_overhead_ns } = summarize(rows);
   const results = rows.map(([workload, implementation, median_ns]) => ({ workload, implementation, median_ns }));
-  const lines = [`${env.runtime}: ${env.engine}, o1js ${O1JS_VERSION}; per call, median over ${env.rounds} rounds`];
+  const lines = [`${env.runtime}: ${env.engine}, module ${env.module}, o1js ${O1JS_VERSION}; per call, median over ${env.rounds} rounds`];
   lines.push("| workload | implementation | median |", "| --- | --- | --- |");
   for (const [w, impl, ns] of rows) lines.push(`| ${w} | ${impl} | ${(ns / 1000).toFixed(2)} µs |`);
   for (const [k, v] of Object.entries(ratios)) lines.push(`${k}: ${v.toFixed(2)}×`);

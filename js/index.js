@@ -1,8 +1,15 @@
 // Kimchi and legacy Poseidon over the Pasta fields for JavaScript: the `poseidon`
-// Rust library compiled to wasm32-unknown-unknown (9×29-bit limbs, no u128), with
-// this file as the only glue. Works in Node and in browsers without a bundler plugin:
-// the module's bytes are embedded (dist/wasm.js) or passed to `init`.
-import { wasmBytes } from "./dist/wasm.js";
+// Rust library compiled to WebAssembly, with this file as the only glue. Works in
+// Node and in browsers without a bundler plugin: the modules' bytes are embedded
+// (dist/wasm-*.js, loaded on demand) or passed to `init`.
+//
+// Three modules (js/build.mjs); `init()` takes the best this engine validates:
+//   "wide"   64-bit limbs, i64.mul_wide_u (wide arithmetic: Firefox 155+, Chrome
+//            behind a flag, wasmtime)
+//   "simd"   9×29-bit limbs, batches four at a time in SIMD lanes (every current
+//            engine, Node 20 included)
+//   "scalar" 9×29-bit limbs, plain Wasm
+// All three compute the same results (the tests check each against o1js).
 
 /** The Pallas base field modulus (kimchi's Fp, o1js's `Field`). */
 export const P = 0x40000000000000000000000000000000224698fc094cf91b992d30ed00000001n;
@@ -11,16 +18,65 @@ export const Q = 0x40000000000000000000000000000000224698fc0994a8dd8c46eb2100000
 
 const KIMCHI_FP = 0, KIMCHI_FQ = 1, LEGACY_FP = 2, LEGACY_FQ = 3;
 
+/** The modules, best first. */
+export const MODULES = ["wide", "simd", "scalar"];
+
+const loaders = {
+  wide: () => import("./dist/wasm-wide.js"),
+  simd: () => import("./dist/wasm-simd.js"),
+  scalar: () => import("./dist/wasm-scalar.js"),
+};
+
+// The smallest modules that use each feature: one function of one instruction,
+// i64.mul_wide_u (0xfc 22) and i64x2.extmul_low_i32x4_u (0xfd 222).
+const probes = {
+  wide: [0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 2, 126, 126, 2, 126, 126, 3, 2, 1, 0, 10, 10, 1, 8, 0, 32, 0, 32, 1, 252, 22, 11],
+  simd: [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 123, 123, 1, 123, 3, 2, 1, 0, 10, 11, 1, 9, 0, 32, 0, 32, 1, 253, 222, 1, 11],
+};
+
+/** The modules this engine can run, best first (by `WebAssembly.validate` of the probes). */
+export function supported() {
+  return MODULES.filter((m) => !probes[m] || WebAssembly.validate(Uint8Array.from(probes[m])));
+}
+
 let exports = null;
+let loaded = null;
+let loadedBytes = null;
 
 /**
- * Compiles and instantiates the wasm module. Call once (and await it) before the
- * other functions. `source`: the module's bytes; by default the embedded copy.
+ * Compiles and instantiates a wasm module. Call once (and await it) before the other
+ * functions. Without arguments: the best module this engine supports (`supported()[0]`).
+ * `{ module: "simd" }` asks for one module (an error if the engine cannot run it);
+ * a `BufferSource` is used as the module's bytes (`backend()` is then "custom").
  */
-export async function init(source = wasmBytes()) {
+export async function init(source) {
   if (exports) return;
-  const { instance } = await WebAssembly.instantiate(source, {});
+  let name, bytes;
+  if (source === undefined || (source && typeof source === "object" && "module" in source)) {
+    name = source?.module ?? supported()[0];
+    if (!loaders[name]) throw new RangeError(`poseidon: no module "${name}" (${MODULES.join(", ")})`);
+    if (!supported().includes(name)) {
+      throw new Error(`poseidon: this engine cannot run the "${name}" module (it runs: ${supported().join(", ")})`);
+    }
+    bytes = (await loaders[name]()).wasmBytes();
+  } else {
+    name = "custom";
+    bytes = source;
+  }
+  const { instance } = await WebAssembly.instantiate(bytes, {});
   exports = instance.exports;
+  loaded = name;
+  loadedBytes = bytes;
+}
+
+/** The module `init` loaded: "wide", "simd", "scalar" or "custom"; null before `init`. */
+export function backend() {
+  return loaded;
+}
+
+/** The loaded module's bytes (for benchmarks that call its exports directly). */
+export function moduleBytes() {
+  return loadedBytes;
 }
 
 function api() {

@@ -23,7 +23,7 @@ for (const k of Object.keys(parts[0].ratios)) {
   lines.push(`| ${k} | | ${parts.map((p) => `**${p.ratios[k].toFixed(2)}×**`).join(" | ")} |`);
 }
 console.log("\nthe JavaScript package against o1js " + parts[0].env.o1js + ", per runtime (median per call):");
-for (const p of parts) console.log(`  ${p.env.runtime}: ${p.env.engine}`);
+for (const p of parts) console.log(`  ${p.env.runtime}: ${p.env.engine}, module ${p.env.module}`);
 console.log(lines.join("\n"));
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ runtimes: Object.fromEntries(names.map((n, i) => [n, parts[i]])) }, null, 2) + "\n");

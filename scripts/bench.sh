@@ -13,8 +13,10 @@
 #   PROOF_SYSTEMS    a proof-systems checkout: adds backend `upstream` (mina-poseidon
 #                    built from it by path, only read) and runs upstream's own
 #                    poseidon_bench beside it; without it upstream is skipped
-#   BENCH_RUNTIMES   default "native wasmtime node"; "node" stands for every Node
-#                    runtime, node24 for one
+#   BENCH_RUNTIMES   default "native wasmtime wasmtime-wide node"; "node" stands
+#                    for every Node runtime, node24 for one; wasmtime-wide is the
+#                    module built with +wide-arithmetic (u128 products become
+#                    i64.mul_wide_u), run with -W wide-arithmetic=y
 #   BENCH_NODES      Nodes to run: major versions ("20 24 26", from make nodes or
 #                    PATH) or paths to node binaries; default: the Node on PATH and
 #                    every one under target/nodes/
@@ -26,7 +28,8 @@
 #   CRITERION_HOME   results (default target/criterion); BENCH_REPORT_DIR the report
 # The Nix apps set BENCH_NATIVE_BIN, BENCH_WASM_BIN, BENCH_REPORT_BIN (prebuilt
 # binaries: nothing is built, results are relative to the working directory) and
-# BENCH_ENV (extra KEY=VALUE lines for report.json).
+# BENCH_ENV (extra KEY=VALUE lines for report.json); BENCH_WIDE_BIN adds the
+# wide-arithmetic module.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -57,23 +60,31 @@ node_bin() {
     return 1
 }
 
+prebuilt=${BENCH_NATIVE_BIN:-}${BENCH_WASM_BIN:-}
+default_runtimes="native wasmtime wasmtime-wide node"
+# Prebuilt (the Nix apps): the wide module only when given (BENCH_WIDE_BIN).
+[ -z "$prebuilt" ] || [ -n "${BENCH_WIDE_BIN:-}" ] || default_runtimes="native wasmtime node"
 runtimes=()
-read -ra requested <<<"${BENCH_RUNTIMES:-native wasmtime node}"
+read -ra requested <<<"${BENCH_RUNTIMES:-$default_runtimes}"
 for rt in "${requested[@]}"; do
     case "$rt" in
         native | wasmtime) runtimes+=("$rt") ;;
+        wasmtime-wide)
+            [ -z "$prebuilt" ] || [ -n "${BENCH_WIDE_BIN:-}" ] ||
+                die "runtime wasmtime-wide: no prebuilt wide-arithmetic module (BENCH_WIDE_BIN); build here with make bench"
+            runtimes+=("$rt") ;;
         node)
             [ ${#node_names[@]} -gt 0 ] || say "no Node >= 20 found: skipping the Node runtimes (make nodes installs pinned ones)"
             runtimes+=(${node_names[@]+"${node_names[@]}"}) ;;
         node[0-9]*)
             node_bin "$rt" >/dev/null || die "runtime $rt: no such Node among: ${node_names[*]:-none} (BENCH_NODES, make nodes)"
             runtimes+=("$rt") ;;
-        *) die "unknown runtime '$rt' in BENCH_RUNTIMES (native, wasmtime, node, node<major>)" ;;
+        *) die "unknown runtime '$rt' in BENCH_RUNTIMES (native, wasmtime, wasmtime-wide, node, node<major>)" ;;
     esac
 done
 [ ${#runtimes[@]} -gt 0 ] || die "no runtime to run"
-
-prebuilt=${BENCH_NATIVE_BIN:-}${BENCH_WASM_BIN:-}
+wide=0
+case " ${runtimes[*]} " in *" wasmtime-wide "*) wide=1 ;; esac
 if [ -n "$prebuilt" ] && [ -n "${PROOF_SYSTEMS:-}" ]; then
     die "PROOF_SYSTEMS needs a build from the checkout, which the prebuilt Nix apps do not do: run nix develop, then PROOF_SYSTEMS=$PROOF_SYSTEMS make bench"
 fi
@@ -81,7 +92,7 @@ if [ -z "$prebuilt" ]; then
     cd "$ROOT" # building: results go to the repository's target/
     ensure_rust
 fi
-case " ${runtimes[*]} " in *" wasmtime "*) ensure_wasmtime ;; esac
+case " ${runtimes[*]} " in *" wasmtime "* | *" wasmtime-wide "*) ensure_wasmtime ;; esac
 
 results=${CRITERION_HOME:-$PWD/target/criterion}
 mkdir -p "$results"
@@ -91,6 +102,7 @@ own_results=$results-upstream-own
 
 native_bin=${BENCH_NATIVE_BIN:-}
 wasm_bin=${BENCH_WASM_BIN:-}
+wide_bin=${BENCH_WIDE_BIN:-}
 report_bin=${BENCH_REPORT_BIN:-}
 own_native="" own_wasm="" upstream=""
 if [ -z "$prebuilt" ]; then
@@ -105,6 +117,10 @@ if [ -z "$prebuilt" ]; then
         native_bin=$(upstream_binary "$lab" lab)
         say "building the benchmark with backend upstream for $WASM_TARGET"
         wasm_bin=$(upstream_binary "$lab" lab --target "$WASM_TARGET")
+        if [ "$wide" = 1 ]; then
+            say "building the benchmark with backend upstream for $WASM_TARGET with +wide-arithmetic"
+            wide_bin=$(with_wide upstream_binary "$lab" lab --target "$WASM_TARGET")
+        fi
         say "building upstream's own poseidon_bench for the host and for $WASM_TARGET"
         own_native=$(upstream_binary "$lab" own)
         own_wasm=$(upstream_binary "$lab" own --target "$WASM_TARGET")
@@ -115,6 +131,10 @@ if [ -z "$prebuilt" ]; then
         native_bin=$(bench_binary)
         say "building the benchmark for $WASM_TARGET"
         wasm_bin=$(bench_binary --target "$WASM_TARGET")
+        if [ "$wide" = 1 ]; then
+            say "building the benchmark for $WASM_TARGET with +wide-arithmetic"
+            wide_bin=$(with_wide bench_binary --target "$WASM_TARGET")
+        fi
     fi
 fi
 
@@ -129,6 +149,9 @@ run() {
         wasmtime)
             [ -f "$bin" ] || die "wasm bench binary not found: '$bin'"
             "$BASH" "$SCRIPTS/wasm-runner.sh" "$bin" "$@" ;;
+        wasmtime-wide)
+            [ -f "$bin" ] || die "wide-arithmetic bench binary not found: '$bin'"
+            WASMTIME_FLAGS="-W wide-arithmetic=y" "$BASH" "$SCRIPTS/wasm-runner.sh" "$bin" "$@" ;;
         *)
             [ -f "$bin" ] || die "wasm bench binary not found: '$bin'"
             POSEIDON_NODE=$(node_bin "$rt") "$BASH" "$SCRIPTS/node-runner.sh" "$bin" "$@" ;;
@@ -140,6 +163,7 @@ describe() {
     case "$1" in
         native) echo "native" ;;
         wasmtime) wasmtime --version ;;
+        wasmtime-wide) echo "$(wasmtime --version), wide arithmetic" ;;
         *) "$(node_bin "$1")" -p '`node ${process.version} (V8 ${process.versions.v8}, node:wasi)`' ;;
     esac
 }
@@ -166,6 +190,7 @@ for ((round = 1; round <= rounds; round++)); do
     for rt in "${runtimes[@]}"; do
         bin=$native_bin own=$own_native
         [ "$rt" = native ] || bin=$wasm_bin own=$own_wasm
+        [ "$rt" != wasmtime-wide ] || bin=$wide_bin own=""
         baseline=$rt
         [ "$rounds" = 1 ] || { baseline=$rt@$round; say "round $round of $rounds"; }
         say "$(describe "$rt"): $(basename "$bin") --bench --save-baseline $baseline $*"
@@ -189,7 +214,7 @@ env_args=(
 if [ -z "$prebuilt" ]; then
     env_args+=(--env "rustc=$(rustc --version 2>/dev/null || echo unknown)" --env "git_commit=$(git_commit)")
 fi
-case " ${runtimes[*]} " in *" wasmtime "*) env_args+=(--env "wasmtime=$(wasmtime --version)") ;; esac
+case " ${runtimes[*]} " in *" wasmtime "* | *" wasmtime-wide "*) env_args+=(--env "wasmtime=$(wasmtime --version)") ;; esac
 for rt in "${runtimes[@]}"; do
     case "$rt" in node*) env_args+=(--env "$rt=$(describe "$rt")") ;; esac
 done
@@ -224,6 +249,12 @@ if [ ${#js_runtimes[@]} -gt 0 ] && [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0
                 parts+=("$report_dir/js-chromium.json")
             else
                 say "warning: the JavaScript benchmark failed in Chromium"
+            fi
+            say "the same with --js-flags=--wasm-wide-arithmetic (the package's wide module)"
+            if node "$js_dir/bench-browser.mjs" --wide --out "$report_dir/js-chromium-wide.json"; then
+                parts+=("$report_dir/js-chromium-wide.json")
+            else
+                say "warning: the JavaScript benchmark with wide arithmetic failed in Chromium"
             fi
         else
             say "chromium not found: skipping the browser column of the JavaScript comparison"

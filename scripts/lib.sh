@@ -68,6 +68,21 @@ bench_binary() {
     die "could not find the built bench binary (cargo bench --no-run $*)"
 }
 
+# with_wide CMD...: CMD with the settings of the wide-arithmetic Wasm build, in its
+# own target directories (the lab's too, LAB_TARGET_DIR): crate poseidon is
+# compiled with +wide-arithmetic (u128 products become i64.mul_wide_u) by the
+# wrapper scripts/rustc-wide.sh, every other crate as usual (see there why), and
+# without LTO (with it, code of other crates came out wrong too: the bench's own
+# float parsing failed); --cfg poseidon_wide makes the bench binary check its float formatting and time
+# the u64 permutation by the wall clock. Run it with `wasmtime run -W
+# wide-arithmetic=y` (WASMTIME_FLAGS of wasm-runner.sh).
+with_wide() {
+    CARGO_TARGET_DIR=$ROOT/target/wasm-wide LAB_TARGET_DIR=$ROOT/target/upstream-lab/target-wide \
+        RUSTC_WRAPPER=$SCRIPTS/rustc-wide.sh \
+        CARGO_PROFILE_BENCH_LTO=false CARGO_PROFILE_RELEASE_LTO=false \
+        CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128 --cfg poseidon_wide" "$@"
+}
+
 # bench_executable: the bench target's executable from cargo's --message-format=json
 # on stdin; only the JSON lines count (a build script may print others).
 bench_executable() {
@@ -100,7 +115,7 @@ upstream_binary() {
     shift 2
     log=$dir/$crate-build.log
     if ! cargo bench --no-run --message-format=json --manifest-path "$dir/$crate/Cargo.toml" \
-        --target-dir "$dir/target" "$@" >"$dir/$crate-build.json" 2>"$log"; then
+        --target-dir "${LAB_TARGET_DIR:-$dir/target}" "$@" >"$dir/$crate-build.json" 2>"$log"; then
         # cargo's own errors are in the log; the compiler's, rendered, in the JSON.
         grep -E '^(error|warning: spurious|Caused by)|failed to (load|get|select|fetch|clone)' "$log" | head -n 12 >&2
         grep -o '"rendered":"error[^"]*' "$dir/$crate-build.json" | head -n 3 |

@@ -118,27 +118,25 @@ tool_checks() {
     [ "$bad" -eq 0 ]
 }
 
-# The u29 permutation alone, built for wasm: arkworks' u128 products become calls to
-# the __multi3 helper; the u29 backend must not need it. The bench module (which
-# links the reference backend) is the control that the search finds it at all.
-u29_without_multi3() {
-    local probe=target/$WASM_TARGET/release/examples/u29_probe.wasm control
-    cargo build -q --release -p poseidon --example u29_probe --target "$WASM_TARGET" || return 1
-    control=$(bench_binary --target "$WASM_TARGET") || return 1
-    if ! grep -q __multi3 "$control"; then
-        echo "FAIL  control: __multi3 not found in $control, so the probe proves nothing"
-        return 1
-    fi
-    if ! grep -q to_ark_limbs "$probe"; then
-        echo "FAIL  $probe has no function names to search"
-        return 1
-    fi
-    if grep -q __multi3 "$probe"; then
-        echo "FAIL  $probe links __multi3"
-        return 1
-    fi
-    echo "ok    $probe: no __multi3 (the reference bench module has it)"
-    echo "1 passed, 0 failed"
+# The instructions the compiler chose, per function (bench-report wasm-ops): the u29
+# permutation alone has no __multi3 (the u128 helper; the reference bench module,
+# the control, has it); the four-lane kernels (u29::x4) use i64x2.extmul and never
+# the 3-multiply i64x2.mul; the wide-arithmetic permutations use i64.mul_wide_u and
+# no __multi3. On the wasip1 bench modules and the package's simd and wide modules.
+wasm_instructions() {
+    local probe=target/$WASM_TARGET/release/examples/u29_probe.wasm bench wide pkg=$ROOT/target/js-package/dist
+    local ops=$ROOT/target/release/bench-report k x4=(mul square dot3_add)
+    cargo build -q --release -p poseidon --example u29_probe --target "$WASM_TARGET" &&
+        cargo build -q --release -p poseidon-benches --bin bench-report &&
+        bench=$(bench_binary --target "$WASM_TARGET") && wide=$(with_wide bench_binary --target "$WASM_TARGET") &&
+        { [ -f "$pkg/poseidon-wide.wasm" ] || node "$ROOT/js/build.mjs" --out "$ROOT/target/js-package"; } || return 1
+    local simd_expect=(--expect "3u292x4: I64x2Mul=0" --expect "3u292x4: call:__multi3=0")
+    for k in "${x4[@]}"; do simd_expect+=(--expect "3u292x4${#k}$k: I64x2ExtMulLowI32x4U>0"); done
+    local wide_expect=(--expect "5u64x49kimchi_fp7permute: I64MulWideU>0" --expect "5u64x49kimchi_fp7permute: call:__multi3=0")
+    "$ops" wasm-ops "$probe" --expect "*: call:__multi3=0" --expect "to_ark_limbs: I64Mul>0" &&
+        "$ops" wasm-ops "$bench" --expect "*: call:__multi3>0" "${simd_expect[@]}" &&
+        "$ops" wasm-ops "$pkg/poseidon-simd.wasm" "${simd_expect[@]}" &&
+        "$ops" wasm-ops "$wide" "${wide_expect[@]}" && "$ops" wasm-ops "$pkg/poseidon-wide.wasm" "${wide_expect[@]}"
 }
 
 # Permutation vector files from the native tool, for both fields.
@@ -158,10 +156,12 @@ write_permutation_files() {
 
 # The JavaScript package, on a copy under target/ (js_package_copy): build the
 # wasm32-unknown-unknown module, install the dev dependencies (o1js), run Node's test runner.
+# js_package MODULE: the package's tests on one of its modules (POSEIDON_MODULE).
 js_package() {
-    local dir log=$ROOT/target/test-logs/js-tests.tap rc
+    local dir log=$ROOT/target/test-logs/js-tests-$1.tap rc
     dir=$(js_package_copy) || return 1
-    (cd "$dir" && POSEIDON_VECTORS=$ROOT/poseidon/tests/data node --test test/) >"$log" 2>&1
+    (cd "$dir" && POSEIDON_MODULE=$1 POSEIDON_VECTORS=$ROOT/poseidon/tests/data \
+        node --test --test-reporter=tap test/*.test.mjs) >"$log" 2>&1
     rc=$?
     grep -E '^(not ok|# (tests|pass|fail))' "$log"
     [ "$rc" -eq 0 ] || cat "$log"
@@ -251,7 +251,8 @@ step "doctests $WASM_TARGET (wasmtime)" cargo test --workspace --doc --target "$
 step "backend tests $WASM_TARGET without simd128 (wasmtime)" \
     env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="" cargo test -p poseidon --lib --test backends \
     --target "$WASM_TARGET" --target-dir target/wasm-no-simd
-step "u29 in wasm has no __multi3" u29_without_multi3
+step "tests $WASM_TARGET with +wide-arithmetic (wasmtime -W wide-arithmetic=y)" \
+    with_wide env WASMTIME_FLAGS="-W wide-arithmetic=y" cargo test -p poseidon --target "$WASM_TARGET"
 step "build tool host" cargo build --release -p poseidon --bin poseidon
 step "build tool $WASM_TARGET" cargo build --release -p poseidon --bin poseidon --target "$WASM_TARGET"
 step "permutation files (native tool)" write_permutation_files
@@ -263,7 +264,9 @@ if have_node node; then
         env CARGO_TARGET_WASM32_WASIP1_RUNNER="$SCRIPTS/node-runner.sh" \
         cargo test --workspace --all-targets --target "$WASM_TARGET"
     step "poseidon check $WASM_TARGET (node)" tool_checks nodewasi
-    step "js package: vectors, input checks, o1js cross-check (node --test)" js_package
+    for m in scalar simd; do
+        step "js package, module $m: vectors, input checks, o1js cross-check (node --test)" js_package $m
+    done
     if ensure_chromium; then
         step "js package: browser check (headless chromium)" \
             env POSEIDON_VECTORS="$ROOT/poseidon/tests/data" node target/js-package/browser-check.mjs
@@ -275,6 +278,9 @@ if have_node node; then
 else
     say "no Node >= 20 on PATH: skipping the tests under node:wasi"
 fi
+step "wasm instructions of the hot functions (bench modules, package modules)" wasm_instructions
+step "bench smoke run $WASM_TARGET with +wide-arithmetic (wasmtime -W wide-arithmetic=y)" \
+    env WASMTIME_FLAGS="-W wide-arithmetic=y" bash "$SCRIPTS/wasm-runner.sh" "$(with_wide bench_binary --target "$WASM_TARGET")"
 # Backend upstream (mina-poseidon from PROOF_SYSTEMS, built by path) once through
 # every benchmark on each runtime; the bench checks first that upstream and our
 # reference agree on hashes and the permutation.

@@ -21,9 +21,7 @@
 use std::hint::black_box;
 
 use criterion::measurement::WallTime;
-use criterion::{
-    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
-};
+use criterion::{criterion_group, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use poseidon::backend::{u29, Reference, U29x2, U29, U52, U64};
 use poseidon::params::ParamSet;
 use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
@@ -178,5 +176,64 @@ fn bench_field(c: &mut Criterion) {
     g.finish();
 }
 
+/// The wide-arithmetic build (`--cfg poseidon_wide`, `+wide-arithmetic`): LLVM 22
+/// miscompiles some 128-bit operations into the multi-result wide instructions
+/// (llvm-project#199910), which first showed as garbage in float formatting.
+/// Only crate poseidon gets the feature (scripts/rustc-wide.sh), without LTO; with
+/// LTO this check failed (std's float parsing). Before measuring, check that float
+/// formatting and parsing work, and time the
+/// `u64` permutation by the wall clock for `bench-report` to compare with
+/// criterion's median (`<CRITERION_HOME>/wall-clock/<baseline>`).
+#[cfg(poseidon_wide)]
+fn wide_build_checks() {
+    use poseidon::backend::u64x4::Fp64;
+    for i in 1..4000u64 {
+        let x = (i * 2_654_435_761 % 1_000_003) as f64 / 977.0;
+        let text = format!("{x}");
+        let sci = format!("{x:e}");
+        // std's parser is exact: both texts must give x back.
+        let back: [Result<f64, _>; 2] = [text.parse(), sci.parse()];
+        assert!(
+            back.iter().all(|b| b.as_ref() == Ok(&x)),
+            "wide-arithmetic build: f64 formatting broken ({x:?} -> {text} / {sci} -> \
+             {back:?}): a miscompiled build, its times would be wrong"
+        );
+    }
+    assert_eq!(format!("{:.3}", 1.184f64), "1.184", "f64 formatting broken");
+    let params = Fp64::params(ParamSet::Kimchi);
+    let mut state = [0, 1, 2].map(|i| Fp64::from_field(inputs(3)[i]));
+    let n = 2000u64;
+    let start = std::time::Instant::now();
+    for _ in 0..n {
+        permutation::permute(params, black_box(&mut state));
+    }
+    let t = start.elapsed();
+    // Integer arithmetic only: no f64 and no u128 (Duration::as_nanos) on this path.
+    let ns = (t.as_secs() * 1_000_000_000 + u64::from(t.subsec_nanos())) / n;
+    println!(
+        "wide-arithmetic build: float formatting ok; u64 permutation by the wall clock: {ns} ns"
+    );
+    let args: Vec<String> = std::env::args().collect();
+    let baseline = args
+        .iter()
+        .position(|a| a == "--save-baseline")
+        .and_then(|i| args.get(i + 1));
+    if let (Some(baseline), Ok(home)) = (baseline, std::env::var("CRITERION_HOME")) {
+        let dir = std::path::Path::new(&home).join("wall-clock");
+        std::fs::create_dir_all(&dir).expect("create the wall-clock directory");
+        std::fs::write(
+            dir.join(baseline),
+            format!("Poseidon/permutation/u64 {ns}\n"),
+        )
+        .expect("write the wall-clock time");
+    }
+}
+
 criterion_group!(benches, bench_poseidon, bench_field);
-criterion_main!(benches);
+
+fn main() {
+    #[cfg(poseidon_wide)]
+    wide_build_checks();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

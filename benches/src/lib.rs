@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 #[cfg(unix)]
 pub mod sandbox;
 pub mod upstream;
+pub mod wasm_ops;
 
 /// One benchmark's median on one runtime, with criterion's 95% interval for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -427,11 +428,93 @@ pub fn discover_runtimes(dir: &Path) -> Result<Vec<String>, String> {
     Ok(v)
 }
 
+/// One wall-clock cross-check: what a bench binary timed itself
+/// (`<criterion>/wall-clock/<baseline>`, lines `BENCHMARK NS`, written by the
+/// wide-arithmetic build) against criterion's median for the same benchmark.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WallClock {
+    /// The runtime (from the baseline's name).
+    pub runtime: String,
+    /// Benchmark ID.
+    pub id: String,
+    /// The binary's own timing (median over the rounds' files), ns.
+    pub wall_ns: f64,
+    /// Criterion's median in the table, ns.
+    pub criterion_ns: f64,
+}
+
+impl WallClock {
+    /// criterion / wall clock.
+    pub fn ratio(&self) -> f64 {
+        self.criterion_ns / self.wall_ns
+    }
+    /// Whether the two agree within a factor of 2: looser than this machine's noise,
+    /// tight enough to catch a miscompiled measurement (the garbage seen was 20–600×).
+    pub fn agrees(&self) -> bool {
+        (0.5..=2.0).contains(&self.ratio())
+    }
+}
+
+/// The wall-clock files under `criterion/wall-clock` for the table's runtimes,
+/// matched with the table's medians.
+pub fn wall_clock(criterion: &Path, table: &Table) -> Result<Vec<WallClock>, String> {
+    let dir = criterion.join("wall-clock");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Ok(Vec::new());
+    };
+    let mut times: std::collections::BTreeMap<(String, String), Vec<f64>> = Default::default();
+    for entry in entries {
+        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+        let baseline = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let rt = runtime_of(baseline).to_owned();
+        if !table.runtimes.contains(&rt) {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let (id, ns) = line
+                .rsplit_once(' ')
+                .and_then(|(id, ns)| Some((id, ns.trim().parse::<f64>().ok()?)))
+                .ok_or(format!("{}: not 'BENCHMARK NS': {line}", path.display()))?;
+            times
+                .entry((rt.clone(), id.to_owned()))
+                .or_default()
+                .push(ns);
+        }
+    }
+    let mut out = Vec::new();
+    for ((rt, id), mut v) in times {
+        v.sort_by(f64::total_cmp);
+        let wall_ns = v[v.len() / 2];
+        let k = table
+            .runtimes
+            .iter()
+            .position(|r| *r == rt)
+            .expect("filtered above");
+        let cell = table
+            .rows
+            .iter()
+            .find(|(row, _)| *row == id)
+            .and_then(|(_, c)| c[k]);
+        if let Some(criterion_ns) = cell {
+            out.push(WallClock {
+                runtime: rt,
+                id,
+                wall_ns,
+                criterion_ns,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// Sort key of a runtime name: native, wasmtime, node<N> by N, then the rest.
 pub fn runtime_order(r: &str) -> (u8, u64, String) {
     match r {
         "native" => (0, 0, String::new()),
         "wasmtime" => (1, 0, String::new()),
+        "wasmtime-wide" => (1, 1, String::new()),
         _ => match r.strip_prefix("node").map(str::parse::<u64>) {
             Some(Ok(n)) => (2, n, String::new()),
             _ => (3, 0, r.to_owned()),

@@ -24,13 +24,19 @@
 //! ```
 //! runs the flake's shell steps under the Nix sandbox's rules and the apps from a
 //! caller with decoy tools, without nixpkgs (see `poseidon_benches::sandbox`).
+//!
+//! ```text
+//! bench-report wasm-ops MODULE [--function SUBSTRING]... [--expect 'SUBSTRING: OP=N']...
+//! ```
+//! prints (or checks) the Wasm operators per function (see `poseidon_benches::wasm_ops`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
 use poseidon_benches::{
-    collect, discover_runtimes, format_ns, parity, parity_text, report_json, upstream_own, Table,
+    collect, discover_runtimes, format_ns, parity, parity_text, report_json, upstream_own,
+    wall_clock, Table,
 };
 use serde_json::{json, Value};
 
@@ -110,6 +116,29 @@ fn run(mut a: Args) -> Result<(), String> {
         json["parity"] = par
             .iter()
             .map(|p| json!({"workload": p.workload, "runtime": p.runtime, "of": "reference", "to": "upstream", "ratio": p.ratio}))
+            .collect::<Vec<Value>>()
+            .into();
+    }
+    let clocks = wall_clock(&a.criterion, &table)?;
+    for w in &clocks {
+        notes += &format!(
+            "wall clock, {}: {} {} by the binary's own clock, {} by criterion ({:.2}×){}\n",
+            w.runtime,
+            w.id,
+            format_ns(w.wall_ns),
+            format_ns(w.criterion_ns),
+            w.ratio(),
+            if w.agrees() {
+                ""
+            } else {
+                ": DISAGREE, do not trust this runtime's numbers"
+            }
+        );
+    }
+    if !clocks.is_empty() {
+        json["wall_clock"] = clocks
+            .iter()
+            .map(|w| json!({"runtime": w.runtime, "benchmark": w.id, "wall_ns": w.wall_ns, "criterion_ns": w.criterion_ns, "agrees": w.agrees()}))
             .collect::<Vec<Value>>()
             .into();
     }
@@ -205,8 +234,77 @@ fn nix_sandbox(_: &[String]) -> Result<bool, String> {
     Err("nix-sandbox runs the Nix sandbox's rules with Unix tools; it needs a Unix host".into())
 }
 
+const WASM_OPS_USAGE: &str = "usage: bench-report wasm-ops MODULE [--function SUBSTRING]... [--expect 'SUBSTRING: OP=N' | 'SUBSTRING: OP>N']...";
+
+/// `wasm-ops`: the table, or the expectations' verdict (Ok(false): one failed).
+fn wasm_ops(args: &[String]) -> Result<bool, String> {
+    use poseidon_benches::wasm_ops::{function_ops, table, Expectation};
+    let (mut module, mut functions, mut expect) = (None, Vec::new(), Vec::new());
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--function" => functions.push(value()?.clone()),
+            "--expect" => expect.push(Expectation::parse(value()?)?),
+            "-h" | "--help" => return Err(String::new()),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
+            _ if module.is_none() => module = Some(arg.clone()),
+            _ => return Err(format!("one module only, got a second: {arg}")),
+        }
+    }
+    let module = module.ok_or("no MODULE given")?;
+    let bytes = std::fs::read(&module).map_err(|e| format!("{module}: {e}"))?;
+    let all = function_ops(&bytes).map_err(|e| format!("{module}: {e}"))?;
+    if expect.is_empty() {
+        let shown: Vec<_> = all
+            .iter()
+            .filter(|f| functions.is_empty() || functions.iter().any(|s| f.name.contains(s)))
+            .collect();
+        print!("{}", table(&shown));
+        return Ok(true);
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for e in &expect {
+        let failures = e.check(&all);
+        let n = if e.function == "*" {
+            all.len()
+        } else {
+            all.iter().filter(|f| f.name.contains(&e.function)).count()
+        };
+        let want = if e.more_than { '>' } else { '=' };
+        if failures.is_empty() {
+            passed += 1;
+            println!(
+                "ok: {} ({n} functions): {} {want} {}",
+                e.function, e.op, e.n
+            );
+        } else {
+            failed += 1;
+        }
+        for f in failures {
+            println!("FAILED: {f}");
+        }
+    }
+    println!("{module}:\n{passed} passed, {failed} failed");
+    Ok(failed == 0)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "wasm-ops") {
+        return match wasm_ops(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(msg) if msg.is_empty() => {
+                println!("{WASM_OPS_USAGE}");
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("bench-report: {msg}\n{WASM_OPS_USAGE}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if args.first().is_some_and(|a| a == "nix-sandbox") {
         return match nix_sandbox(&args[1..]) {
             Ok(true) => ExitCode::SUCCESS,

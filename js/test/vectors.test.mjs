@@ -6,9 +6,12 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { P, Q, hash, hashFq, hashLegacy, hashMany, init, permute } from "../index.js";
+import { MODULES, P, Q, backend, hash, hashFq, hashLegacy, hashMany, init, permute, supported } from "../index.js";
 
-await init();
+// POSEIDON_MODULE=scalar|simd|wide: the module under test (the scripts run the
+// tests once per module); else the best this engine supports.
+const module = process.env.POSEIDON_MODULE;
+await init(module ? { module } : undefined);
 
 // Mina's vectors: 32-byte little-endian hex.
 const fromHex = (h) => BigInt("0x0" + (h.match(/../g) ?? []).reverse().join(""));
@@ -16,6 +19,21 @@ const fromHex = (h) => BigInt("0x0" + (h.match(/../g) ?? []).reverse().join(""))
 // target/), else the repository's poseidon/tests/data.
 const dataDir = process.env.POSEIDON_VECTORS ?? fileURLToPath(new URL("../../poseidon/tests/data", import.meta.url));
 const vectors = (name) => JSON.parse(readFileSync(join(dataDir, `${name}.json`))).test_vectors;
+
+test("init loads the module asked for, or the best supported one", () => {
+  const runs = supported();
+  assert.ok(runs.includes("scalar") && runs.includes("simd"), `every engine we test has SIMD: ${runs}`);
+  assert.deepEqual(runs, MODULES.filter((m) => runs.includes(m)), "best first");
+  assert.equal(backend(), module ?? runs[0]);
+});
+
+test("init rejects a module the engine cannot run, or that does not exist", async () => {
+  const { init: fresh } = await import(`../index.js?fresh=${Date.now()}`);
+  await assert.rejects(fresh({ module: "fast" }), /no module "fast"/);
+  if (!supported().includes("wide")) {
+    await assert.rejects(fresh({ module: "wide" }), /cannot run the "wide" module/);
+  }
+});
 
 test("kimchi vectors", () => {
   for (const v of vectors("kimchi")) {

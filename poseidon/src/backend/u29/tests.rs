@@ -165,6 +165,59 @@ fn lanes_match_scalar<M: Modulus29>() {
     }
 }
 
+/// The four-lane kernels against the scalar ones, lane by lane, at the input
+/// maximum (limbs 2^30 − 1, top limb 2^25 − 1) and normalized; the MDS kernel with
+/// three products at the bound of normalized operands.
+fn four_lanes_match_scalar<M: Modulus29>() {
+    use super::x4;
+    let pc = x4::modulus_limbs(&M::P);
+    for (limb_max, top_max) in [((1 << 30) - 1, (1 << 25) - 1), (MASK, (1 << 24) - 1)] {
+        let xs = patterns(limb_max, top_max);
+        let pick = |i: usize, k: usize| &xs[(i * (2 * k + 3) + k) % xs.len()];
+        for i in 0..xs.len() {
+            let a: [&[u64; LIMBS]; 4] = core::array::from_fn(|k| pick(i, k));
+            let b: [&[u64; LIMBS]; 4] = core::array::from_fn(|k| pick(i + 7, k));
+            let (a4, b4) = (x4::join(a), x4::join(b));
+            assert_eq!(x4::split(&a4), a.map(|x| *x));
+            let want: [_; 4] = core::array::from_fn(|k| mont_mul(a[k], b[k], &M::P));
+            assert_eq!(x4::split(&x4::mul(&a4, &b4, &pc)), want);
+            let want: [_; 4] = core::array::from_fn(|k| mont_square(a[k], &M::P));
+            assert_eq!(x4::split(&x4::square(&a4, &pc)), want);
+        }
+    }
+    let xs = patterns(MASK, (1 << 24) - 1);
+    for i in 0..xs.len() {
+        let m: [[u64; LIMBS]; 3] = core::array::from_fn(|j| xs[(i + 3 * j) % xs.len()]);
+        let s: [[[u64; LIMBS]; 4]; 3] =
+            core::array::from_fn(|j| core::array::from_fn(|k| xs[(i * 7 + 5 * j + k) % xs.len()]));
+        let c: [[u64; LIMBS]; 4] = core::array::from_fn(|k| xs[(i * 3 + k + 1) % xs.len()]);
+        let m4 = m.map(|e| x4::chunks(&x4::splat(&e)));
+        let s4 = s.map(|e| x4::join([&e[0], &e[1], &e[2], &e[3]]));
+        let got = x4::split(&x4::dot3_add(
+            &m4,
+            &s4,
+            &x4::join([&c[0], &c[1], &c[2], &c[3]]),
+            &pc,
+        ));
+        for k in 0..4 {
+            let t = (0..3).fold([0u64; 2 * LIMBS - 1], |t, j| {
+                add_columns(t, &product_columns(&m[j], &s[j][k]))
+            });
+            assert_eq!(got[k], reduce_add(&t, &c[k], &M::P), "lane {k}");
+        }
+    }
+}
+
+#[test]
+fn four_lanes_match_scalar_fp() {
+    four_lanes_match_scalar::<Pallas>();
+}
+
+#[test]
+fn four_lanes_match_scalar_fq() {
+    four_lanes_match_scalar::<Vesta>();
+}
+
 #[test]
 fn lanes_match_scalar_fp() {
     lanes_match_scalar::<Pallas>();

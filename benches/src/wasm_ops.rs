@@ -1,0 +1,274 @@
+//! Wasm operators per function of a built module, read with `wasmparser`: which
+//! instructions the compiler chose for the hot code (`i64x2.extmul_*` or the
+//! expensive `i64x2.mul`, `i64.mul_wide_u` or calls to `__multi3`).
+//!
+//! ```text
+//! bench-report wasm-ops MODULE [--function SUBSTRING]... [--top N]
+//!                       [--expect 'SUBSTRING: OP=N' | 'SUBSTRING: OP>N']...
+//! ```
+//! Without `--expect` it prints, for the functions whose (mangled) name contains a
+//! SUBSTRING (every function without `--function`), the operator counts; with
+//! `--expect`, every function matching SUBSTRING must satisfy the condition (and at
+//! least one must match), else the exit status is 1; SUBSTRING `*` stands for the
+//! whole module (the sum over its functions). Calls are counted as
+//! `call:NAME`, so `call:__multi3=0` checks that no 128-bit multiply is a libcall.
+
+use std::collections::BTreeMap;
+
+use wasmparser::{KnownCustom, Name, Operator, Parser, Payload, TypeRef};
+
+/// Operator counts of one defined function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionOps {
+    /// The name from the module's name section (mangled), or `func[INDEX]`.
+    pub name: String,
+    /// Operator name (wasmparser's `Operator` variant, e.g. `I64x2Mul`; calls as `call:NAME`) → count.
+    pub ops: BTreeMap<String, u64>,
+}
+
+impl FunctionOps {
+    /// How often `op` occurs (0 when it does not).
+    pub fn count(&self, op: &str) -> u64 {
+        self.ops.get(op).copied().unwrap_or(0)
+    }
+    /// Every operator counted (calls included).
+    pub fn total(&self) -> u64 {
+        self.ops.values().sum()
+    }
+}
+
+/// The operator counts of every function defined in `module`.
+pub fn function_ops(module: &[u8]) -> Result<Vec<FunctionOps>, String> {
+    let err = |e: wasmparser::BinaryReaderError| format!("not a readable Wasm module: {e}");
+    let mut imported = 0u32;
+    let mut names: BTreeMap<u32, String> = BTreeMap::new();
+    let mut bodies: Vec<Vec<(String, Option<u32>)>> = Vec::new();
+    for payload in Parser::new(0).parse_all(module) {
+        match payload.map_err(err)? {
+            Payload::ImportSection(section) => {
+                for import in section.into_imports() {
+                    let import = import.map_err(err)?;
+                    if let TypeRef::Func(_) = import.ty {
+                        names.insert(imported, import.name.to_owned());
+                        imported += 1;
+                    }
+                }
+            }
+            Payload::CodeSectionEntry(body) => {
+                let mut ops = Vec::new();
+                let mut reader = body.get_operators_reader().map_err(err)?;
+                while !reader.eof() {
+                    let op = reader.read().map_err(err)?;
+                    ops.push(match op {
+                        Operator::Call { function_index } => (String::new(), Some(function_index)),
+                        other => (op_name(&other), None),
+                    });
+                }
+                bodies.push(ops);
+            }
+            Payload::CustomSection(section) => {
+                if let KnownCustom::Name(reader) = section.as_known() {
+                    for name in reader {
+                        if let Name::Function(map) = name.map_err(err)? {
+                            for naming in map {
+                                let naming = naming.map_err(err)?;
+                                names.insert(naming.index, naming.name.to_owned());
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let name_of = |i: u32| names.get(&i).cloned().unwrap_or(format!("func[{i}]"));
+    Ok(bodies
+        .into_iter()
+        .enumerate()
+        .map(|(k, ops)| {
+            let mut counts = BTreeMap::new();
+            for (op, callee) in ops {
+                let key = match callee {
+                    Some(i) => format!("call:{}", name_of(i)),
+                    None => op,
+                };
+                *counts.entry(key).or_insert(0) += 1;
+            }
+            FunctionOps {
+                name: name_of(imported + k as u32),
+                ops: counts,
+            }
+        })
+        .collect())
+}
+
+/// `I64x2Mul`, `I64x2ExtMulLowI32x4U`, … (the variant's name, without its fields).
+fn op_name(op: &Operator<'_>) -> String {
+    let debug = format!("{op:?}");
+    debug
+        .split([' ', '{', '('])
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// One `--expect`: functions whose name contains `function` have `op` `cmp` `n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expectation {
+    /// Substring of the function names it applies to.
+    pub function: String,
+    /// Operator name as in [`FunctionOps::ops`].
+    pub op: String,
+    /// `true`: count > n; `false`: count == n.
+    pub more_than: bool,
+    /// The bound.
+    pub n: u64,
+}
+
+impl Expectation {
+    /// Parses `SUBSTRING: OP=N` or `SUBSTRING: OP>N`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let bad = || format!("--expect wants 'FUNCTION: OP=N' or 'FUNCTION: OP>N', got '{s}'");
+        // ": " (with the blank) separates, since `call:NAME` has a colon of its own.
+        let (function, cond) = s.split_once(": ").ok_or_else(bad)?;
+        let (op, more_than, n) = if let Some((op, n)) = cond.split_once('>') {
+            (op, true, n)
+        } else if let Some((op, n)) = cond.split_once('=') {
+            (op, false, n)
+        } else {
+            return Err(bad());
+        };
+        Ok(Expectation {
+            function: function.trim().to_owned(),
+            op: op.trim().to_owned(),
+            more_than,
+            n: n.trim().parse().map_err(|_| bad())?,
+        })
+    }
+
+    /// The violations in `functions` (one line each); a pattern matching no function
+    /// is a violation too (the hot code was renamed or inlined away).
+    pub fn check(&self, functions: &[FunctionOps]) -> Vec<String> {
+        if self.function == "*" {
+            let total = FunctionOps {
+                name: "the module".into(),
+                ops: functions.iter().fold(BTreeMap::new(), |mut acc, f| {
+                    for (op, n) in &f.ops {
+                        *acc.entry(op.clone()).or_insert(0) += n;
+                    }
+                    acc
+                }),
+            };
+            return Expectation {
+                function: String::new(),
+                ..self.clone()
+            }
+            .check(&[total]);
+        }
+        let matching: Vec<_> = functions
+            .iter()
+            .filter(|f| f.name.contains(&self.function))
+            .collect();
+        if matching.is_empty() {
+            return vec![format!("no function's name contains '{}'", self.function)];
+        }
+        matching
+            .into_iter()
+            .filter_map(|f| {
+                let c = f.count(&self.op);
+                let ok = if self.more_than {
+                    c > self.n
+                } else {
+                    c == self.n
+                };
+                let want = if self.more_than { '>' } else { '=' };
+                (!ok).then(|| format!("{}: {} is {c}, expected {want} {}", f.name, self.op, self.n))
+            })
+            .collect()
+    }
+}
+
+/// The interesting columns of the printed table.
+pub const COLUMNS: [&str; 7] = [
+    "I64Mul",
+    "I64x2Mul",
+    "I64x2ExtMulLowI32x4U",
+    "I64x2ExtMulHighI32x4U",
+    "I64MulWideU",
+    "I64Add128",
+    "call:__multi3",
+];
+
+/// One line per function: its name, operator total and the [`COLUMNS`].
+pub fn table(functions: &[&FunctionOps]) -> String {
+    let short = [
+        "i64.mul",
+        "i64x2.mul",
+        "extmul_low",
+        "extmul_high",
+        "mul_wide_u",
+        "add128",
+        "__multi3",
+    ];
+    let mut out = format!("{:>8}", "ops");
+    for s in short {
+        out += &format!(" {s:>11}");
+    }
+    out += "  function\n";
+    for f in functions {
+        out += &format!("{:>8}", f.total());
+        for c in COLUMNS {
+            out += &format!(" {:>11}", f.count(c));
+        }
+        out += &format!("  {}\n", f.name);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(name: &str, ops: &[(&str, u64)]) -> FunctionOps {
+        FunctionOps {
+            name: name.into(),
+            ops: ops.iter().map(|(o, n)| (o.to_string(), *n)).collect(),
+        }
+    }
+
+    #[test]
+    fn expectations() {
+        let fs = [
+            f("_ZN3x43mul", &[("I64x2ExtMulLowI32x4U", 90)]),
+            f(
+                "_ZN3x46square",
+                &[("I64x2ExtMulLowI32x4U", 81), ("I64x2Mul", 1)],
+            ),
+            f("other", &[("call:__multi3", 2)]),
+        ];
+        let check = |s: &str| Expectation::parse(s).unwrap().check(&fs);
+        assert!(check("3x43mul: I64x2Mul=0").is_empty());
+        assert_eq!(check("x4: I64x2Mul=0").len(), 1, "square has one");
+        assert!(check("x4: I64x2ExtMulLowI32x4U>80").is_empty());
+        assert_eq!(check("nothing: I64x2Mul=0").len(), 1, "no function matched");
+        assert!(check("*: call:__multi3>1").is_empty());
+        assert_eq!(check("*: call:__multi3=0").len(), 1);
+        assert!(Expectation::parse("x4 I64x2Mul=0").is_err());
+        assert!(Expectation::parse("x4: I64x2Mul<0").is_err());
+    }
+
+    #[test]
+    fn reads_a_module() {
+        // (func (param v128 v128) (result v128) local.get 0 local.get 1 i64x2.extmul_low_i32x4_u)
+        let m = [
+            0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 123, 123, 1, 123, 3, 2, 1, 0, 10, 11, 1,
+            9, 0, 32, 0, 32, 1, 253, 222, 1, 11,
+        ];
+        let fs = function_ops(&m).unwrap();
+        assert_eq!(fs.len(), 1);
+        assert_eq!(fs[0].name, "func[0]");
+        assert_eq!(fs[0].count("I64x2ExtMulLowI32x4U"), 1);
+        assert_eq!(fs[0].count("LocalGet"), 2);
+        assert!(function_ops(b"not wasm").is_err());
+    }
+}
