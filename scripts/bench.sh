@@ -61,16 +61,18 @@ node_bin() {
 }
 
 prebuilt=${BENCH_NATIVE_BIN:-}${BENCH_WASM_BIN:-}
-default_runtimes="native wasmtime wasmtime-wide node"
 # Prebuilt (the Nix apps): the wide module only when given (BENCH_WIDE_BIN).
-[ -z "$prebuilt" ] || [ -n "${BENCH_WIDE_BIN:-}" ] || default_runtimes="native wasmtime node"
+have_wide=1
+[ -z "$prebuilt" ] || [ -n "${BENCH_WIDE_BIN:-}" ] || have_wide=0
+default_runtimes="native wasmtime wasmtime-wide node"
+[ "$have_wide" = 1 ] || default_runtimes="native wasmtime node"
 runtimes=()
 read -ra requested <<<"${BENCH_RUNTIMES:-$default_runtimes}"
 for rt in "${requested[@]}"; do
     case "$rt" in
         native | wasmtime) runtimes+=("$rt") ;;
         wasmtime-wide)
-            [ -z "$prebuilt" ] || [ -n "${BENCH_WIDE_BIN:-}" ] ||
+            [ "$have_wide" = 1 ] ||
                 die "runtime wasmtime-wide: no prebuilt wide-arithmetic module (BENCH_WIDE_BIN); build here with make bench"
             runtimes+=("$rt") ;;
         node)

@@ -146,6 +146,17 @@ impl Expectation {
         })
     }
 
+    /// Whether it applies to `f` (`*`: to every function).
+    pub fn matches(&self, f: &FunctionOps) -> bool {
+        self.function == "*" || f.name.contains(&self.function)
+    }
+
+    /// `OP = N` or `OP > N`.
+    pub fn condition(&self) -> String {
+        let cmp = if self.more_than { '>' } else { '=' };
+        format!("{} {cmp} {}", self.op, self.n)
+    }
+
     /// The violations in `functions` (one line each); a pattern matching no function
     /// is a violation too (the hot code was renamed or inlined away).
     pub fn check(&self, functions: &[FunctionOps]) -> Vec<String> {
@@ -165,10 +176,7 @@ impl Expectation {
             }
             .check(&[total]);
         }
-        let matching: Vec<_> = functions
-            .iter()
-            .filter(|f| f.name.contains(&self.function))
-            .collect();
+        let matching: Vec<_> = functions.iter().filter(|f| self.matches(f)).collect();
         if matching.is_empty() {
             return vec![format!("no function's name contains '{}'", self.function)];
         }
@@ -181,44 +189,34 @@ impl Expectation {
                 } else {
                     c == self.n
                 };
-                let want = if self.more_than { '>' } else { '=' };
-                (!ok).then(|| format!("{}: {} is {c}, expected {want} {}", f.name, self.op, self.n))
+                (!ok).then(|| format!("{}: {c}, expected {}", f.name, self.condition()))
             })
             .collect()
     }
 }
 
-/// The interesting columns of the printed table.
-pub const COLUMNS: [&str; 7] = [
-    "I64Mul",
-    "I64x2Mul",
-    "I64x2ExtMulLowI32x4U",
-    "I64x2ExtMulHighI32x4U",
-    "I64MulWideU",
-    "I64Add128",
-    "call:__multi3",
+/// The interesting columns of the printed table: operator and heading.
+pub const COLUMNS: [(&str, &str); 7] = [
+    ("I64Mul", "i64.mul"),
+    ("I64x2Mul", "i64x2.mul"),
+    ("I64x2ExtMulLowI32x4U", "extmul_low"),
+    ("I64x2ExtMulHighI32x4U", "extmul_high"),
+    ("I64MulWideU", "mul_wide_u"),
+    ("I64Add128", "add128"),
+    ("call:__multi3", "__multi3"),
 ];
 
 /// One line per function: its name, operator total and the [`COLUMNS`].
 pub fn table(functions: &[&FunctionOps]) -> String {
-    let short = [
-        "i64.mul",
-        "i64x2.mul",
-        "extmul_low",
-        "extmul_high",
-        "mul_wide_u",
-        "add128",
-        "__multi3",
-    ];
     let mut out = format!("{:>8}", "ops");
-    for s in short {
-        out += &format!(" {s:>11}");
+    for (_, heading) in COLUMNS {
+        out += &format!(" {heading:>11}");
     }
     out += "  function\n";
     for f in functions {
         out += &format!("{:>8}", f.total());
-        for c in COLUMNS {
-            out += &format!(" {:>11}", f.count(c));
+        for (op, _) in COLUMNS {
+            out += &format!(" {:>11}", f.count(op));
         }
         out += &format!("  {}\n", f.name);
     }

@@ -303,13 +303,11 @@ mod imp4 {
         }
         #[inline(always)]
         pub(crate) fn add(self, rhs: L4) -> L4 {
-            L4(core::array::from_fn(|i| {
-                (self.0[i] + rhs.0[i]) & 0xffff_ffff
-            }))
+            Self::new(core::array::from_fn(|i| self.0[i] + rhs.0[i]))
         }
         #[inline(always)]
         pub(crate) fn double(self) -> L4 {
-            L4(self.0.map(|x| (x << 1) & 0xffff_ffff))
+            Self::new(self.0.map(|x| x << 1))
         }
         #[inline(always)]
         pub(crate) fn mul(self, rhs: L4) -> W4 {
@@ -323,13 +321,15 @@ mod imp4 {
 
     impl W4 {
         pub(crate) const ZERO: W4 = W4([0; 4]);
+        /// Overflow-checked in debug builds, as the scalar code is: the column bounds.
         #[inline(always)]
         pub(crate) fn add(self, rhs: W4) -> W4 {
-            W4(core::array::from_fn(|i| self.0[i].wrapping_add(rhs.0[i])))
+            W4(core::array::from_fn(|i| self.0[i] + rhs.0[i]))
         }
+        /// The callers' differences are sums of products, never below zero.
         #[inline(always)]
         pub(crate) fn sub(self, rhs: W4) -> W4 {
-            W4(core::array::from_fn(|i| self.0[i].wrapping_sub(rhs.0[i])))
+            W4(core::array::from_fn(|i| self.0[i] - rhs.0[i]))
         }
         #[inline(always)]
         pub(crate) fn add_l4(self, rhs: L4) -> W4 {
@@ -343,10 +343,10 @@ mod imp4 {
         pub(crate) fn shr_limb(self) -> W4 {
             W4(self.0.map(|x| x >> BITS))
         }
-        /// Keeps the low 32 bits, as the `i32x4` shuffle does.
+        /// Lanes < 2^32 (asserted by `L4::new`).
         #[inline(always)]
         pub(crate) fn pack(self) -> L4 {
-            L4(self.0.map(|x| x & 0xffff_ffff))
+            L4::new(self.0)
         }
         #[inline(always)]
         pub(crate) fn neg_low(self) -> L4 {
