@@ -9,7 +9,7 @@ quoted_args = '$(subst ','\'',$(value ARGS))'
 SETS := kimchi legacy
 FIELDS := fp fq
 
-.PHONY: help test bench bench-quick params report setup nodes
+.PHONY: help test bench bench-quick bench-structures params report setup nodes
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -22,6 +22,9 @@ bench: ## Benchmark natively, under wasmtime and under each Node, print the tabl
 
 bench-quick: ## The same with criterion's --quick
 	BENCH_ARGS=$(quoted_args) scripts/bench.sh --quick
+
+bench-structures: ## o1js's Merkle trees, maps and salted hashes against ours, one Node process (about 2 min; ARGS='--scale 0.1' for a quick look)
+	scripts/bench-structures.sh $(value ARGS)
 
 report: ## Print the table again from the saved baselines (no new measurement)
 	cargo run -q --release -p poseidon-benches --bin bench-report

@@ -1,6 +1,6 @@
-// Kimchi and legacy Poseidon over the Pasta fields for JavaScript: the `poseidon`
-// Rust library compiled to WebAssembly, with this file as the only glue. Works in
-// Node and in browsers without a bundler plugin: the modules' bytes are embedded
+// The hash core of the package (re-exported by index.js): the `poseidon` Rust
+// library compiled to WebAssembly, with this file as the only glue. Works in Node
+// and in browsers without a bundler plugin: the modules' bytes are embedded
 // (dist/wasm-*.js, loaded on demand) or passed to `init`.
 //
 // Three modules (js/build.mjs); `init()` takes the best this engine validates:
@@ -53,10 +53,11 @@ export async function init(source) {
   if (exports) return;
   let name, bytes;
   if (source === undefined || (source && typeof source === "object" && "module" in source)) {
-    name = source?.module ?? supported()[0];
+    const runs = supported();
+    name = source?.module ?? runs[0];
     if (!loaders[name]) throw new RangeError(`poseidon: no module "${name}" (${MODULES.join(", ")})`);
-    if (!supported().includes(name)) {
-      throw new Error(`poseidon: this engine cannot run the "${name}" module (it runs: ${supported().join(", ")})`);
+    if (!runs.includes(name)) {
+      throw new Error(`poseidon: this engine cannot run the "${name}" module (it runs: ${runs.join(", ")})`);
     }
     bytes = (await loaders[name]()).wasmBytes();
   } else {
@@ -92,6 +93,13 @@ function words(n) {
   return new BigUint64Array(e.memory.buffer, ptr, n);
 }
 
+/** A short description of a value for error messages. */
+export function describe(x) {
+  if (Array.isArray(x)) return `an array of ${x.length}`;
+  if (x === null) return "null";
+  return typeof x === "bigint" ? `${x}n` : typeof x;
+}
+
 function check(x, i, modulus, what) {
   if (typeof x !== "bigint") {
     throw new TypeError(`${what}[${i}] must be a bigint, got ${typeof x}`);
@@ -118,6 +126,7 @@ function status(code, what) {
 }
 
 function hashWith(kind, modulus, fields) {
+  if (!Array.isArray(fields)) throw new TypeError(`fields must be an array of bigints, got ${describe(fields)}`);
   const n = fields.length;
   for (let i = 0; i < n; i++) check(fields[i], i, modulus, "fields");
   const w = words(4 * Math.max(n, 1));
@@ -141,9 +150,28 @@ export function hashLegacy(fields) {
   return hashWith(LEGACY_FP, P, fields);
 }
 
+/**
+ * o1js's `Poseidon.update(state, fields)` over Fp: from `state`, absorb the fields
+ * two at a time (zero-padded to an even length), permuting after each pair; no
+ * fields permute once. Returns the new state.
+ */
+export function update(state, fields) {
+  if (!Array.isArray(state) || state.length !== 3) throw new RangeError(`state must be an array of 3 elements, got ${describe(state)}`);
+  if (!Array.isArray(fields)) throw new TypeError(`fields must be an array of bigints, got ${describe(fields)}`);
+  for (let i = 0; i < 3; i++) check(state[i], i, P, "state");
+  const n = fields.length;
+  for (let i = 0; i < n; i++) check(fields[i], i, P, "fields");
+  const w = words(4 * (3 + n));
+  for (let i = 0; i < 3; i++) put(w, 4 * i, state[i]);
+  for (let i = 0; i < n; i++) put(w, 4 * (3 + i), fields[i]);
+  status(api().update(KIMCHI_FP, n), "state and fields");
+  const r = words(12);
+  return [get(r, 0), get(r, 4), get(r, 8)];
+}
+
 /** The kimchi permutation over Fp of a three-element state; returns the new state. */
 export function permute(state) {
-  if (state.length !== 3) throw new RangeError(`state must have 3 elements, got ${state.length}`);
+  if (!Array.isArray(state) || state.length !== 3) throw new RangeError(`state must be an array of 3 elements, got ${describe(state)}`);
   for (let i = 0; i < 3; i++) check(state[i], i, P, "state");
   const w = words(12);
   for (let i = 0; i < 3; i++) put(w, 4 * i, state[i]);
@@ -154,9 +182,11 @@ export function permute(state) {
 
 /** Kimchi Poseidon over Fp of many inputs in one call (e.g. a Merkle tree level). */
 export function hashMany(inputs) {
+  if (!Array.isArray(inputs)) throw new TypeError(`inputs must be an array of arrays of bigints, got ${describe(inputs)}`);
   const count = inputs.length;
   let total = 0;
   inputs.forEach((fields, k) => {
+    if (!Array.isArray(fields)) throw new TypeError(`inputs[${k}] must be an array of bigints, got ${describe(fields)}`);
     fields.forEach((x, i) => check(x, i, P, `inputs[${k}]`));
     total += fields.length;
   });
@@ -172,4 +202,17 @@ export function hashMany(inputs) {
   status(api().hash_many(KIMCHI_FP, count), "inputs");
   const r = words(4 * count);
   return Array.from({ length: count }, (_, k) => get(r, 4 * k));
+}
+
+// For the package's other files (not re-exported by index.js): argument checks that
+// name the argument, as the public functions' errors do.
+export function checkField(x, name) {
+  if (typeof x !== "bigint") throw new TypeError(`${name} must be a bigint, got ${describe(x)}`);
+  if (x < 0n || x >= P) throw new RangeError(`${name} = ${x} is not in [0, p) for p = ${P}`);
+  return x;
+}
+
+/** The loaded module's memory size in bytes (for the tests' leak check). */
+export function memoryBytes() {
+  return api().memory.buffer.byteLength;
 }

@@ -23,7 +23,132 @@ export function hash(fields: bigint[]): bigint;
 export function hashFq(fields: bigint[]): bigint;
 /** Legacy Poseidon over Fp. */
 export function hashLegacy(fields: bigint[]): bigint;
+/**
+ * o1js's `Poseidon.update(state, fields)` over Fp: absorb the fields two at a time
+ * (zero-padded), permuting after each pair; no fields permute once.
+ */
+export function update(state: [bigint, bigint, bigint], fields: bigint[]): [bigint, bigint, bigint];
 /** The kimchi permutation over Fp. */
 export function permute(state: [bigint, bigint, bigint]): [bigint, bigint, bigint];
 /** Kimchi Poseidon over Fp of many inputs in one call. */
 export function hashMany(inputs: bigint[][]): bigint[];
+
+/**
+ * o1js's `prefixToField`: the prefix's characters as little-endian bytes. At most 31
+ * ASCII characters (RangeError otherwise); no `*` padding is added.
+ */
+export function prefixToField(prefix: string): bigint;
+/** o1js's `salt(prefix)`: the state after absorbing `prefixToField(prefix)`; cached per prefix. */
+export function salt(prefix: string): [bigint, bigint, bigint];
+/** o1js's `Poseidon.hashWithPrefix(prefix, fields)`: `update(salt(prefix), fields)[0]`. */
+export function hashWithPrefix(prefix: string, fields: bigint[]): bigint;
+/** o1js's `emptyHashWithPrefix(prefix)`: `salt(prefix)[0]`, which differs from `hashWithPrefix(prefix, [])`. */
+export function emptyHashWithPrefix(prefix: string): bigint;
+
+/** One step of a Merkle path, from the leaf up, as o1js's `MerkleTree.getWitness`. */
+export interface WitnessStep {
+  /** Whether the path's node is the left child (its index is even). */
+  isLeft: boolean;
+  sibling: bigint;
+}
+
+/**
+ * o1js's `MerkleTree`: 2^(height−1) leaves, node = hash([left, right]), empty
+ * subtrees are o1js's zero hashes. Writes are hashed at the next read, one level
+ * per batch (about one permutation per leaf for a full build). Indices are bigints;
+ * `kimchi-poseidon/o1js`'s `toO1jsMerkleTree` turns it into o1js's class.
+ */
+export class MerkleTree {
+  /** height: an integer from 1 to 256 (RangeError otherwise). */
+  constructor(height: number);
+  /** A tree with leaves 0..n−1 set from `leaves`. */
+  static fromLeaves(height: number, leaves: bigint[]): MerkleTree;
+  readonly height: number;
+  /** 2^(height−1). */
+  readonly leafCount: bigint;
+  /** Sets leaves 0..n−1 (RangeError if there are more than leafCount). */
+  fill(leaves: bigint[]): void;
+  setLeaf(index: bigint, leaf: bigint): void;
+  /** The node at `level` (0: leaves) and `index` (below 2^(height−1−level)). */
+  getNode(level: number, index: bigint): bigint;
+  getLeaf(index: bigint): bigint;
+  getRoot(): bigint;
+  /** height−1 steps from the leaf up. */
+  getWitness(index: bigint): WitnessStep[];
+  /** The stored nodes as [level, index, value]: those o1js's `nodes` would hold. */
+  entries(): IterableIterator<[number, bigint, bigint]>;
+  clone(): MerkleTree;
+}
+
+/** o1js's `MerkleMapWitness` as plain values. */
+export interface MerkleMapWitness {
+  /** 255 entries; the first is always true (keys are below 2^254). */
+  isLefts: boolean[];
+  siblings: bigint[];
+}
+
+/**
+ * o1js's `MerkleMap`: a MerkleTree of height 256 whose leaf index is the key's 255
+ * bits reversed. Keys are below 2^254 (RangeError otherwise), values below p.
+ */
+export class MerkleMap {
+  constructor();
+  /** A map holding `entries` (later ones win), hashed in bulk at the first read. */
+  static fromEntries(entries: Iterable<[bigint, bigint]>): MerkleMap;
+  set(key: bigint, value: bigint): void;
+  /** The value at `key`, 0 if never set. */
+  get(key: bigint): bigint;
+  getRoot(): bigint;
+  getWitness(key: bigint): MerkleMapWitness;
+  /** The inner tree's stored nodes as [level, index, value]. */
+  entries(): IterableIterator<[number, bigint, bigint]>;
+}
+
+/** A value that may be absent, as o1js's `Option` (value 0 when absent). */
+export interface OptionValue {
+  isSome: boolean;
+  value: bigint;
+}
+
+/** One leaf of an IndexedMerkleMap in o1js's stored form. */
+export interface StoredLeaf {
+  key: bigint;
+  value: bigint;
+  nextKey: bigint;
+  /** Position among the leaves (insertion order). */
+  index: number;
+}
+
+/**
+ * o1js's `IndexedMerkleMap(height)`, as an instance: leaves hash([key, value,
+ * nextKey]) in insertion order, keys linked in ascending order, root
+ * hash([internalRoot, length]). Starts with the leaf (0, 0); key 0 always exists.
+ */
+export class IndexedMerkleMap {
+  /** height: an integer from 1 to 52 (o1js's limits); 2^(height−1) leaves. */
+  constructor(height: number);
+  /**
+   * The map that inserting `entries` in this order gives, with one sort (for large
+   * rebuilds); throws as `insert` on a duplicate key, key 0 or too many entries.
+   */
+  static fromEntries(height: number, entries: Iterable<[bigint, bigint]>): IndexedMerkleMap;
+  readonly height: number;
+  /** The number of leaves. */
+  readonly length: bigint;
+  /** Adds a key; throws Error if it exists, RangeError if the map is full. */
+  insert(key: bigint, value: bigint): void;
+  /** Changes an existing key's value (Error if absent); returns the previous value. */
+  update(key: bigint, value: bigint): bigint;
+  /** Inserts or updates; returns the previous value. */
+  set(key: bigint, value: bigint): OptionValue;
+  /** An existing key's value (Error if absent). */
+  get(key: bigint): bigint;
+  getOption(key: bigint): OptionValue;
+  /** hash([internalRoot, length]), o1js's `root`. */
+  getRoot(): bigint;
+  readonly root: bigint;
+  /** The leaves' tree root, o1js's `_internalRoot`. */
+  readonly internalRoot: bigint;
+  /** The contents in o1js's stored form (its `data`). */
+  data(): { nodes: bigint[][]; sortedLeaves: StoredLeaf[] };
+}

@@ -195,9 +195,10 @@ ensure_nix() { ensure_apt nix nix-bin; }
 js_package_copy() {
     local dir=$ROOT/target/js-package
     mkdir -p "$dir" &&
-        (cd "$ROOT/js" && cp -r index.js index.d.ts package.json package-lock.json test browser \
-            build.mjs bench.mjs bench-browser.mjs cases.mjs timing.mjs js-report.mjs \
-            browser-server.mjs browser-check.mjs "$dir"/) &&
+        (cd "$ROOT/js" && cp -r index.js core.js prefix.js merkle.js o1js.js index.d.ts o1js.d.ts \
+            package.json package-lock.json test browser \
+            build.mjs bench.mjs bench-browser.mjs bench-structures.mjs cases.mjs timing.mjs js-report.mjs \
+            browser-server.mjs browser-check.mjs pack-check.mjs "$dir"/) &&
         node "$ROOT/js/build.mjs" --out "$dir" >&2 &&
         (cd "$dir" && npm install --no-audit --no-fund >&2) &&
         printf '%s\n' "$dir"

@@ -270,6 +270,8 @@ if have_node node; then
     if ensure_chromium; then
         step "js package: browser check (headless chromium)" \
             env POSEIDON_VECTORS="$ROOT/poseidon/tests/data" node target/js-package/browser-check.mjs
+        step "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle in chromium" \
+            node target/js-package/pack-check.mjs
     elif [ "${CI:-}" = true ]; then
         step "js package: install chromium" false
     else

@@ -135,3 +135,25 @@ fn hash_many_in<F: PastaField>(set: ParamSet, count: usize) -> u32 {
 pub extern "C" fn hash_many(kind: u32, count: usize) -> u32 {
     for_kind!(kind, hash_many_in, count)
 }
+
+fn update_in<F: PastaField>(set: ParamSet, n: usize) -> u32 {
+    BUF.with_borrow_mut(|b| {
+        let mut state: [Limbs; WIDTH] =
+            core::array::from_fn(|i| b[i * LIMBS..(i + 1) * LIMBS].try_into().expect("4 words"));
+        let xs = elements(&b[WIDTH * LIMBS..], n);
+        match canonical::update::<F>(set, &mut state, &xs) {
+            Ok(()) => {
+                b[..WIDTH * LIMBS].copy_from_slice(state.as_flattened());
+                0
+            }
+            Err(i) => i as u32 + 1,
+        }
+    })
+}
+
+/// o1js's `Poseidon.update`: the buffer holds a state (three elements), then `n`
+/// elements to absorb; the new state replaces the first three.
+#[no_mangle]
+pub extern "C" fn update(kind: u32, n: usize) -> u32 {
+    for_kind!(kind, update_in, n)
+}

@@ -89,3 +89,55 @@ pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[Limbs]>>(
         .map(FieldArith::to_canonical)
         .collect())
 }
+
+/// o1js's `Poseidon.update(state, inputs)` on integers: from `state` (not a fresh
+/// sponge), absorb `inputs` two at a time, zero-padded to an even length, permuting
+/// after each pair; no input permutes once. Salted hashes (`hashWithPrefix`) start
+/// from a salt state this way. `Err(i)`: element i is not below the modulus,
+/// counting the three state elements first (the state is then unchanged).
+///
+/// ```
+/// use poseidon::{canonical, Fp, ParamSet};
+/// let (one, two) = ([1, 0, 0, 0], [2, 0, 0, 0]);
+/// let mut state = [[0; 4]; 3];
+/// canonical::update::<Fp>(ParamSet::Kimchi, &mut state, &[one, two])?;
+/// assert_eq!(state[0], canonical::hash::<Fp>(ParamSet::Kimchi, &[one, two])?);
+/// # Ok::<(), usize>(())
+/// ```
+pub fn update<F: PastaField>(
+    set: ParamSet,
+    state: &mut [Limbs; WIDTH],
+    inputs: &[Limbs],
+) -> Result<(), usize> {
+    update_with::<F, DefaultBackend>(set, state, inputs)
+}
+
+/// [`update`] computed with backend `B`.
+pub fn update_with<F: PastaField, B: Backend>(
+    set: ParamSet,
+    state: &mut [Limbs; WIDTH],
+    inputs: &[Limbs],
+) -> Result<(), usize> {
+    let conv = |i: usize, x: &Limbs| <F::Repr<B>>::from_canonical(*x).ok_or(i);
+    let mut s = [<F::Repr<B>>::zero(); WIDTH];
+    for (i, (x, limbs)) in s.iter_mut().zip(state.iter()).enumerate() {
+        *x = conv(i, limbs)?;
+    }
+    let xs = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, x)| conv(WIDTH + i, x))
+        .collect::<Result<Vec<_>, _>>()?;
+    let params = <F::Repr<B>>::params(set);
+    if xs.is_empty() {
+        permutation::permute(params, &mut s);
+    }
+    for pair in xs.chunks(crate::params::RATE) {
+        for (slot, x) in s.iter_mut().zip(pair) {
+            *slot = slot.add(*x);
+        }
+        permutation::permute(params, &mut s);
+    }
+    *state = s.map(FieldArith::to_canonical);
+    Ok(())
+}

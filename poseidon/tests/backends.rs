@@ -301,6 +301,24 @@ fn canonical_agrees<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
             assert_eq!(*d, want, "{} {set} hash_many, length {}", B::NAME, x.len());
             assert_eq!(canonical::hash_with::<F, B>(set, x), Ok(want));
         }
+        // o1js's update rule: from a given state, pairs zero-padded, none permutes once.
+        for len in 0..8 {
+            let start = [xs[len], xs[len + 1], xs[len + 2]];
+            let input = &xs[3 * len..3 * len + len];
+            let mut want = start;
+            if input.is_empty() {
+                poseidon::permute_with::<F, Reference>(set, &mut want);
+            }
+            for pair in input.chunks(2) {
+                want[0] += pair[0];
+                want[1] += pair.get(1).copied().unwrap_or_default();
+                poseidon::permute_with::<F, Reference>(set, &mut want);
+            }
+            let mut got = start.map(int);
+            let ints: Vec<[u64; 4]> = input.iter().map(|&x| int(x)).collect();
+            canonical::update_with::<F, B>(set, &mut got, &ints).unwrap();
+            assert_eq!(got, want.map(int), "{} {set} update, {len} inputs", B::NAME);
+        }
         // Rejected values name their position; a rejected state is left unchanged.
         for (k, &bad) in too_big.iter().enumerate() {
             let mut state = [int(xs[0]), int(xs[1]), int(xs[2])];
@@ -311,6 +329,19 @@ fn canonical_agrees<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
             let mut input: Vec<[u64; 4]> = xs[..5].iter().map(|&x| int(x)).collect();
             input[k % 5] = bad;
             assert_eq!(canonical::hash_with::<F, B>(set, &input), Err(k % 5));
+            let mut state = [int(xs[0]), int(xs[1]), int(xs[2])];
+            let before = state;
+            assert_eq!(
+                canonical::update_with::<F, B>(set, &mut state, &input),
+                Err(3 + k % 5)
+            );
+            state[k % 3] = bad;
+            assert_eq!(
+                canonical::update_with::<F, B>(set, &mut state, &[]),
+                Err(k % 3)
+            );
+            state[k % 3] = before[k % 3];
+            assert_eq!(state, before);
             let many = [vec![int(xs[0])], input];
             assert_eq!(
                 canonical::hash_many_with::<F, B, _>(set, &many),

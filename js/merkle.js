@@ -1,0 +1,412 @@
+// o1js's Merkle structures out of circuit, bit-exact with o1js 2.15 (lib/provable/
+// merkle-tree.js, merkle-map.js, merkle-tree-indexed.js), with bigints where o1js
+// has Field. The difference is when hashing happens: o1js rehashes a leaf's whole
+// path on every write; here a write only marks the path, and the next read of a
+// node (root, witness) hashes each marked node once, one tree level per hashMany
+// call (SIMD lanes in the simd module). A tree filled with n leaves then costs
+// about n permutations instead of n·(height−1), and the nodes stored are exactly
+// those o1js would have stored.
+import { P, checkField, describe, hash, hashMany } from "./core.js";
+
+// Inputs per hashMany call: bounds the scratch buffer for very large levels.
+const CHUNK = 1 << 15;
+
+function hashAll(inputs) {
+  if (inputs.length <= CHUNK) return hashMany(inputs);
+  const out = [];
+  for (let i = 0; i < inputs.length; i += CHUNK) out.push(...hashMany(inputs.slice(i, i + CHUNK)));
+  return out;
+}
+
+// zeros[L]: the root of an empty subtree of height L+1 (o1js's `zeroes`), shared by
+// every tree; computed on first use, up to the height asked for.
+const zeros = [0n];
+function zero(level) {
+  while (zeros.length <= level) {
+    const z = zeros[zeros.length - 1];
+    zeros.push(hash([z, z]));
+  }
+  return zeros[level];
+}
+
+function checkInteger(x, name, min, max) {
+  if (typeof x !== "number" || !Number.isInteger(x)) throw new TypeError(`${name} must be an integer, got ${describe(x)}`);
+  if (x < min || x > max) throw new RangeError(`${name} = ${x} is not in [${min}, ${max}]`);
+  return x;
+}
+
+function checkIndex(x, name, count) {
+  if (typeof x !== "bigint") throw new TypeError(`${name} must be a bigint, got ${describe(x)}`);
+  if (x < 0n || x >= count) throw new RangeError(`${name} = ${x} is out of range for ${count} leaves`);
+  return x;
+}
+
+// The nodes of a sparse binary tree of `height` levels (0: leaves, height−1: root),
+// by level and bigint index, with the marked ("dirty") parents still to hash.
+class Levels {
+  constructor(height) {
+    this.height = height;
+    this.nodes = Array.from({ length: height }, () => new Map());
+    this.dirty = Array.from({ length: height }, () => new Set());
+    this.pending = false;
+  }
+
+  setLeaf(i, x) {
+    this.nodes[0].set(i, x);
+    if (this.height > 1) {
+      this.dirty[1].add(i >> 1n);
+      this.pending = true;
+    }
+  }
+
+  leaf(i) {
+    return this.nodes[0].get(i) ?? 0n;
+  }
+
+  node(level, i) {
+    if (level > 0 && this.pending) this.flush();
+    return this.nodes[level].get(i) ?? zero(level);
+  }
+
+  // Hashes the marked nodes bottom-up; level L's parents are one hashMany call.
+  flush() {
+    for (let level = 1; level < this.height; level++) {
+      const marked = this.dirty[level];
+      if (marked.size === 0) continue;
+      const at = [...marked];
+      marked.clear();
+      const below = this.nodes[level - 1];
+      const z = zero(level - 1);
+      const digests = hashAll(at.map((j) => [below.get(2n * j) ?? z, below.get(2n * j + 1n) ?? z]));
+      const here = this.nodes[level];
+      const up = level + 1 < this.height ? this.dirty[level + 1] : null;
+      for (let k = 0; k < at.length; k++) {
+        here.set(at[k], digests[k]);
+        if (up) up.add(at[k] >> 1n);
+      }
+    }
+    this.pending = false;
+  }
+
+  // Siblings from the leaf up: [{ isLeft, sibling }] as o1js's MerkleTree.getWitness.
+  witness(i) {
+    if (this.pending) this.flush();
+    const path = [];
+    for (let level = 0; level < this.height - 1; level++) {
+      const isLeft = (i & 1n) === 0n;
+      path.push({ isLeft, sibling: this.node(level, isLeft ? i + 1n : i - 1n) });
+      i >>= 1n;
+    }
+    return path;
+  }
+
+  *entries() {
+    if (this.pending) this.flush();
+    for (let level = 0; level < this.height; level++) {
+      for (const [i, x] of this.nodes[level]) yield [level, i, x];
+    }
+  }
+
+  copy() {
+    if (this.pending) this.flush();
+    const c = new Levels(this.height);
+    c.nodes = this.nodes.map((m) => new Map(m));
+    return c;
+  }
+}
+
+/**
+ * o1js's `MerkleTree(height)`: 2^(height−1) leaves, levels 0 (leaves) to height−1
+ * (root), node = hash([left, right]), empty nodes are the zero subtree roots.
+ */
+export class MerkleTree {
+  #t;
+
+  /** A tree of `height` levels, 1 to 256 (o1js's MerkleMap uses 256), all leaves 0. */
+  constructor(height) {
+    checkInteger(height, "height", 1, 256);
+    this.height = height;
+    this.#t = new Levels(height);
+  }
+
+  /** A tree of `height` with leaves 0..n−1 set from `leaves`. */
+  static fromLeaves(height, leaves) {
+    const t = new MerkleTree(height);
+    t.fill(leaves);
+    return t;
+  }
+
+  /** 2^(height−1), as a bigint. */
+  get leafCount() {
+    return 1n << BigInt(this.height - 1);
+  }
+
+  /** Sets leaves 0..n−1 (o1js's `fill`). */
+  fill(leaves) {
+    if (!Array.isArray(leaves)) throw new TypeError(`leaves must be an array of bigints, got ${describe(leaves)}`);
+    if (BigInt(leaves.length) > this.leafCount) {
+      throw new RangeError(`leaves: ${leaves.length} leaves do not fit in a tree of height ${this.height} (${this.leafCount} leaves)`);
+    }
+    leaves.forEach((x, i) => checkField(x, `leaves[${i}]`));
+    leaves.forEach((x, i) => this.#t.setLeaf(BigInt(i), x));
+  }
+
+  /** Sets one leaf; its path is hashed at the next read (at most height−1 permutations). */
+  setLeaf(index, leaf) {
+    checkIndex(index, "index", this.leafCount);
+    this.#t.setLeaf(index, checkField(leaf, "leaf"));
+  }
+
+  /** The node at `level` (0: leaves) and `index`. */
+  getNode(level, index) {
+    checkInteger(level, "level", 0, this.height - 1);
+    checkIndex(index, "index", 1n << BigInt(this.height - 1 - level));
+    return this.#t.node(level, index);
+  }
+
+  getLeaf(index) {
+    return this.getNode(0, index);
+  }
+
+  getRoot() {
+    return this.#t.node(this.height - 1, 0n);
+  }
+
+  /** The leaf's path up to the root: [{ isLeft, sibling }], height−1 entries, as o1js's. */
+  getWitness(index) {
+    checkIndex(index, "index", this.leafCount);
+    return this.#t.witness(index);
+  }
+
+  /** Every stored node as [level, index, value] (the nodes o1js's `nodes` would hold). */
+  entries() {
+    return this.#t.entries();
+  }
+
+  clone() {
+    const c = new MerkleTree(this.height);
+    c.#t = this.#t.copy();
+    return c;
+  }
+}
+
+/** o1js's rule: the key's 255 bits reversed (so the index is even); keys below 2^254. */
+function keyToIndex(key) {
+  checkField(key, "key");
+  if (key >> 254n) throw new RangeError(`key = ${key} must be below 2^254 (o1js's MerkleMap rule)`);
+  return BigInt("0b" + [...key.toString(2).padStart(255, "0")].reverse().join(""));
+}
+
+/** o1js's `MerkleMap`: a MerkleTree of height 256 indexed by the key's reversed bits. */
+export class MerkleMap {
+  #t = new Levels(256);
+
+  /** A map holding `entries` ([key, value] pairs; later ones win), hashed in bulk. */
+  static fromEntries(entries) {
+    const m = new MerkleMap();
+    for (const e of entries) {
+      if (!Array.isArray(e) || e.length !== 2) throw new TypeError(`entries: each entry must be [key, value], got ${describe(e)}`);
+      m.set(e[0], e[1]);
+    }
+    return m;
+  }
+
+  set(key, value) {
+    const i = keyToIndex(key);
+    this.#t.setLeaf(i, checkField(value, "value"));
+  }
+
+  /** The value at `key`, 0 if never set. */
+  get(key) {
+    return this.#t.leaf(keyToIndex(key));
+  }
+
+  getRoot() {
+    return this.#t.node(255, 0n);
+  }
+
+  /** o1js's MerkleMapWitness as plain values: { isLefts: boolean[255], siblings: bigint[255] }. */
+  getWitness(key) {
+    const path = this.#t.witness(keyToIndex(key));
+    return { isLefts: path.map((p) => p.isLeft), siblings: path.map((p) => p.sibling) };
+  }
+
+  /** Every stored node of the inner tree as [level, index, value]. */
+  entries() {
+    return this.#t.entries();
+  }
+}
+
+/**
+ * o1js's `IndexedMerkleMap(height)` (an instance, not a class factory): leaves in
+ * insertion order, leaf = hash([key, value, nextKey]) with the keys linked in
+ * ascending order (nextKey 0: the largest), root = hash([internalRoot, length]).
+ * Starts with the leaf (0, 0).
+ */
+export class IndexedMerkleMap {
+  #t;
+  #keys = [0n];
+  #values = [0n];
+  #next = [0n];
+  #sorted = [0]; // leaf indices by ascending key
+  #dirty = new Set([0]); // leaves to rehash
+  #root = null;
+
+  /** height: 1 to 52 (o1js's limits); 2^(height−1) leaves. */
+  constructor(height) {
+    checkInteger(height, "height", 1, 52);
+    this.height = height;
+    this.#t = new Levels(height);
+  }
+
+  /**
+   * A map of `height` holding `entries` ([key, value] pairs), as inserting them in
+   * this order would: one sort instead of a search and a splice per key (for
+   * rebuilding a large map, e.g. from OffchainState's actions). Throws as `insert`
+   * on a duplicate key, key 0, or too many entries.
+   */
+  static fromEntries(height, entries) {
+    const m = new IndexedMerkleMap(height);
+    const list = [];
+    for (const e of entries) {
+      if (!Array.isArray(e) || e.length !== 2) throw new TypeError(`entries: each entry must be [key, value], got ${describe(e)}`);
+      list.push([checkField(e[0], `entries[${list.length}][0]`), checkField(e[1], `entries[${list.length}][1]`)]);
+    }
+    if (BigInt(list.length + 1) > 1n << BigInt(height - 1)) {
+      throw new RangeError(`entries: ${list.length} entries do not fit in IndexedMerkleMap(${height}) (${(1n << BigInt(height - 1)) - 1n} besides the (0, 0) leaf)`);
+    }
+    // Leaf i+1 holds entry i; #sorted lists the leaves by key, leaf 0 (key 0) first.
+    const sorted = list.map((_, i) => i + 1).sort((a, b) => (list[a - 1][0] < list[b - 1][0] ? -1 : list[a - 1][0] > list[b - 1][0] ? 1 : 0));
+    const key = (leaf) => (leaf === 0 ? 0n : list[leaf - 1][0]);
+    sorted.forEach((leaf, k) => {
+      if (key(leaf) === 0n || (k > 0 && key(sorted[k - 1]) === key(leaf))) throw new Error("Key already exists in the tree");
+    });
+    m.#sorted = [0, ...sorted];
+    m.#keys = [0n, ...list.map((e) => e[0])];
+    m.#values = [0n, ...list.map((e) => e[1])];
+    m.#next = new Array(list.length + 1);
+    m.#sorted.forEach((leaf, k) => (m.#next[leaf] = k + 1 < m.#sorted.length ? key(m.#sorted[k + 1]) : 0n));
+    m.#dirty = new Set(m.#keys.keys());
+    return m;
+  }
+
+  /** The number of leaves (a bigint, as o1js's `length` Field). */
+  get length() {
+    return BigInt(this.#keys.length);
+  }
+
+  // Position in #sorted of the largest key <= key.
+  #find(key) {
+    let lo = 0, hi = this.#sorted.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.#keys[this.#sorted[mid]] <= key) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  #index(key) {
+    checkField(key, "key");
+    const i = this.#sorted[this.#find(key)];
+    return this.#keys[i] === key ? i : -1;
+  }
+
+  #touch(i) {
+    this.#dirty.add(i);
+    this.#root = null;
+  }
+
+  /** Adds a new key; throws if it exists (key 0 always does) or the map is full. */
+  insert(key, value) {
+    checkField(key, "key");
+    checkField(value, "value");
+    const pos = this.#find(key);
+    const low = this.#sorted[pos];
+    if (this.#keys[low] === key) throw new Error("Key already exists in the tree");
+    const n = this.#keys.length;
+    if (BigInt(n) >= 1n << BigInt(this.height - 1)) {
+      throw new RangeError(`IndexedMerkleMap(${this.height}) is full (${n} leaves)`);
+    }
+    this.#keys.push(key);
+    this.#values.push(value);
+    this.#next.push(this.#next[low]);
+    this.#next[low] = key;
+    this.#sorted.splice(pos + 1, 0, n);
+    this.#touch(low);
+    this.#touch(n);
+  }
+
+  /** Changes the value of an existing key; returns the previous value. */
+  update(key, value) {
+    const i = this.#index(key);
+    checkField(value, "value");
+    if (i < 0) throw new Error("Key does not exist in the tree");
+    const previous = this.#values[i];
+    this.#values[i] = value;
+    this.#touch(i);
+    return previous;
+  }
+
+  /** Inserts or updates; returns the previous value as { isSome, value } (value 0 if none). */
+  set(key, value) {
+    const i = this.#index(key);
+    checkField(value, "value");
+    if (i < 0) {
+      this.insert(key, value);
+      return { isSome: false, value: 0n };
+    }
+    return { isSome: true, value: this.update(key, value) };
+  }
+
+  /** The value of an existing key; throws if there is none. */
+  get(key) {
+    const i = this.#index(key);
+    if (i < 0) throw new Error("Key does not exist in the tree");
+    return this.#values[i];
+  }
+
+  /** { isSome, value } (value 0 if the key is not in the map). */
+  getOption(key) {
+    const i = this.#index(key);
+    return i < 0 ? { isSome: false, value: 0n } : { isSome: true, value: this.#values[i] };
+  }
+
+  #flush() {
+    if (this.#dirty.size === 0) return;
+    const at = [...this.#dirty];
+    this.#dirty.clear();
+    const digests = hashAll(at.map((i) => [this.#keys[i], this.#values[i], this.#next[i]]));
+    at.forEach((i, k) => this.#t.setLeaf(BigInt(i), digests[k]));
+  }
+
+  /** The root of the leaves' tree (o1js's `_internalRoot`). */
+  get internalRoot() {
+    this.#flush();
+    return this.#t.node(this.height - 1, 0n);
+  }
+
+  /** o1js's `root`: hash([internalRoot, length]). */
+  getRoot() {
+    if (this.#root === null) this.#root = hash([this.internalRoot, this.length]);
+    return this.#root;
+  }
+
+  get root() {
+    return this.getRoot();
+  }
+
+  /**
+   * The map's contents in o1js's stored form (its `data`): `nodes[level][index]`
+   * (bigints, only the nodes o1js stores) and `sortedLeaves` ({ key, value,
+   * nextKey, index } by ascending key).
+   */
+  data() {
+    this.#flush();
+    const nodes = Array.from({ length: this.height }, () => []);
+    for (const [level, i, x] of this.#t.entries()) nodes[level][Number(i)] = x;
+    const sortedLeaves = this.#sorted.map((i) => ({ key: this.#keys[i], value: this.#values[i], nextKey: this.#next[i], index: i }));
+    return { nodes, sortedLeaves };
+  }
+}
+

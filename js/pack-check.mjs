@@ -1,0 +1,118 @@
+// The package as users get it: `npm pack`, then in a fresh project (consumer/):
+// install from the tarball offline, import it from ESM in Node, type-check a
+// consumer file with tsc --strict (and see a wrong one fail), bundle a page with
+// esbuild and run it in headless Chromium. Expected values come from o1js here.
+// Run from the package copy (target/js-package, dev dependencies installed):
+//   node pack-check.mjs            (CHROMIUM=path overrides the browser)
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import * as o1js from "o1js";
+
+import { runPage } from "./browser-server.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const consumer = join(here, "consumer");
+const bin = (name) => join(here, "node_modules/.bin", name);
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: consumer, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...opts });
+let passed = 0, failed = 0;
+function check(what, f) {
+  try {
+    const detail = f();
+    console.log(`ok    ${what}${detail ? `: ${detail}` : ""}`);
+    passed++;
+  } catch (e) {
+    console.log(`FAIL  ${what}: ${(e.stderr || e.stdout || e.message || String(e)).toString().trim().slice(0, 2000)}`);
+    failed++;
+  }
+}
+
+// What the consumer computes, from o1js: a MerkleTree(5) of leaves 1..7, and a
+// salted hash.
+const tree = new o1js.MerkleTree(5);
+for (let i = 0; i < 7; i++) tree.setLeaf(BigInt(i), o1js.Field(BigInt(i + 1)));
+const want = `${tree.getRoot().toBigInt()} ${o1js.Poseidon.hashWithPrefix("MinaZkappEvent******", [o1js.Field(1), o1js.Field(2)]).toBigInt()}`;
+const program = `import { init, MerkleTree, hashWithPrefix, backend } from "kimchi-poseidon";
+import { installFastPoseidon } from "kimchi-poseidon/o1js";
+await init();
+if (typeof installFastPoseidon !== "function") throw new Error("no adapter");
+const t = MerkleTree.fromLeaves(5, [1n, 2n, 3n, 4n, 5n, 6n, 7n]);
+export const result = \`\${t.getRoot()} \${hashWithPrefix("MinaZkappEvent******", [1n, 2n])}\`;
+export const module = backend();
+`;
+
+rmSync(consumer, { recursive: true, force: true });
+mkdirSync(consumer, { recursive: true });
+let tarball;
+check("npm pack", () => {
+  const out = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", consumer], { cwd: here, encoding: "utf8" }));
+  tarball = join(consumer, out[0].filename);
+  const files = out[0].files.map((f) => f.path);
+  for (const f of ["index.js", "index.d.ts", "o1js.js", "o1js.d.ts", "merkle.js", "dist/wasm-simd.js"]) {
+    if (!files.includes(f)) throw new Error(`the tarball lacks ${f} (has ${files.join(", ")})`);
+  }
+  if (files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/"))) throw new Error("the tarball carries tests or node_modules");
+  return `${out[0].filename}, ${files.length} files, ${(out[0].size / 1024).toFixed(0)} KiB`;
+});
+writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
+check("npm install of the tarball into a fresh project, offline", () => {
+  run("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball]);
+  return JSON.parse(readFileSync(join(consumer, "node_modules/kimchi-poseidon/package.json"))).version;
+});
+writeFileSync(join(consumer, "main.mjs"), program + "console.log(result);\n");
+check("ESM import in Node (root and ./o1js), results equal o1js's", () => {
+  const got = run(process.execPath, ["main.mjs"]).trim();
+  if (got !== want) throw new Error(`got ${got}, o1js ${want}`);
+  return "MerkleTree root and hashWithPrefix";
+});
+
+const tsconfig = { compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", types: [] } };
+writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({ ...tsconfig, files: ["good.ts"] }));
+writeFileSync(join(consumer, "good.ts"), `import { init, MerkleTree, MerkleMap, IndexedMerkleMap, hashWithPrefix, type WitnessStep, type OptionValue } from "kimchi-poseidon";
+import { installFastPoseidon } from "kimchi-poseidon/o1js";
+await init({ module: "simd" });
+const t: MerkleTree = MerkleTree.fromLeaves(5, [1n, 2n]);
+const w: WitnessStep[] = t.getWitness(1n);
+const root: bigint = t.getRoot() + w[0].sibling;
+const m = new MerkleMap();
+m.set(1n, 2n);
+const imm = new IndexedMerkleMap(8);
+const o: OptionValue = imm.set(3n, 4n);
+const len: bigint = imm.length;
+const undo: () => void = installFastPoseidon({});
+console.log(root, m.getWitness(1n).isLefts[0], o.isSome, len, hashWithPrefix("a", []), undo);
+`);
+check("tsc --strict type-checks a consumer file", () => {
+  run(bin("tsc"), ["-p", "tsconfig.json"]);
+  return run(bin("tsc"), ["--version"]).trim();
+});
+writeFileSync(join(consumer, "tsconfig.bad.json"), JSON.stringify({ ...tsconfig, files: ["bad.ts"] }));
+writeFileSync(join(consumer, "bad.ts"), `import { MerkleTree } from "kimchi-poseidon";
+new MerkleTree(5).setLeaf(1, "x");
+`);
+check("tsc rejects a wrong call (number index, string leaf)", () => {
+  try {
+    run(bin("tsc"), ["-p", "tsconfig.bad.json"]);
+  } catch (e) {
+    const errors = (e.stdout || "").match(/error TS\d+/g) ?? [];
+    if (errors.length >= 1) return `${errors.length} errors`;
+    throw e;
+  }
+  throw new Error("tsc accepted it");
+});
+
+writeFileSync(join(consumer, "page.mjs"), program + `fetch("/report", { method: "POST", body: JSON.stringify({ result, module }) });\n`);
+writeFileSync(join(consumer, "page.html"), `<!doctype html><meta charset="utf-8"><title>consumer</title><script type="module" src="bundle.js"></script>\n`);
+check("esbuild bundles a page that imports the package", () => {
+  run(bin("esbuild"), ["page.mjs", "--bundle", "--format=esm", "--platform=browser", "--target=es2022", "--outfile=bundle.js", "--log-level=warning"]);
+  return `bundle.js, ${(readFileSync(join(consumer, "bundle.js")).length / 1024).toFixed(0)} KiB`;
+});
+const report = await runPage("consumer/page.html");
+check("the bundled page runs in headless Chromium, results equal o1js's", () => {
+  if (report.error || report.result !== want) throw new Error(JSON.stringify(report));
+  return `module ${report.module}`;
+});
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
