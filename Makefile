@@ -9,7 +9,7 @@ quoted_args = '$(subst ','\'',$(value ARGS))'
 SETS := kimchi legacy
 FIELDS := fp fq
 
-.PHONY: help test bench bench-quick bench-structures params report setup nodes
+.PHONY: help test bench bench-quick bench-structures counts params report setup nodes
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -25,6 +25,9 @@ bench-quick: ## The same with criterion's --quick
 
 bench-structures: ## o1js's Merkle trees, maps and salted hashes against ours, one Node process (about 2 min; ARGS='--scale 0.1' for a quick look)
 	scripts/bench-structures.sh $(value ARGS)
+
+counts: ## Counted work per iteration, exact on every machine: x86 instructions (callgrind) and Wasm operators (wasmtime fuel); ARGS=REGEX picks IDs
+	scripts/counts.sh $(value ARGS)
 
 report: ## Print the table again from the saved baselines (no new measurement)
 	cargo run -q --release -p poseidon-benches --bin bench-report

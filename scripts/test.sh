@@ -281,6 +281,14 @@ else
     say "no Node >= 20 on PATH: skipping the tests under node:wasi"
 fi
 step "wasm instructions of the hot functions (bench modules, package modules)" wasm_instructions
+if ensure_apt valgrind valgrind; then
+    step "counts: the same exact counts twice, native and Wasm digests agree (callgrind, wasmtime fuel)" \
+        bash "$SCRIPTS/counts.sh" --check
+elif [ "${CI:-}" = true ]; then
+    step "counts: install valgrind" false
+else
+    say "valgrind not found and not installable here: skipping the counts check (apt-get install valgrind)"
+fi
 step "bench smoke run $WASM_TARGET with +wide-arithmetic (wasmtime -W wide-arithmetic=y)" \
     env WASMTIME_FLAGS="-W wide-arithmetic=y" bash "$SCRIPTS/wasm-runner.sh" "$(with_wide bench_binary --target "$WASM_TARGET")"
 # Backend upstream (mina-poseidon from PROOF_SYSTEMS, built by path) once through

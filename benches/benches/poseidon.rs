@@ -40,15 +40,8 @@ macro_rules! for_each_backend {
     };
 }
 
-/// Deterministic, full-size inputs (no zero limbs that a backend might shortcut).
-fn inputs(n: usize) -> Vec<Fp> {
-    (1..=n as u64)
-        .map(|i| {
-            let x = Fp::from(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i));
-            x * x * x
-        })
-        .collect()
-}
+mod fixed;
+use fixed::inputs;
 
 fn hash_kimchi_chain<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>) {
     let mut sponge = Sponge::<Fp, B>::new(ParamSet::Kimchi);
