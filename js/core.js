@@ -100,13 +100,30 @@ export function describe(x) {
   return typeof x === "bigint" ? `${x}n` : typeof x;
 }
 
+// The element checks of every export; the name is built only for the error.
 function check(x, i, modulus, what) {
-  if (typeof x !== "bigint") {
-    throw new TypeError(`${what}[${i}] must be a bigint, got ${typeof x}`);
-  }
-  if (x < 0n || x >= modulus) {
-    throw new RangeError(`${what}[${i}] = ${x} is not in [0, p) for p = ${modulus}`);
-  }
+  if (typeof x !== "bigint" || x < 0n || x >= modulus) reject(x, `${what}[${i}]`, modulus);
+}
+
+function reject(x, name, modulus) {
+  if (typeof x !== "bigint") throw new TypeError(`${name} must be a bigint, got ${describe(x)}`);
+  throw new RangeError(`${name} = ${x} is not in [0, p) for p = ${modulus}`);
+}
+
+function checkFields(fields, modulus) {
+  if (!Array.isArray(fields)) throw new TypeError(`fields must be an array of bigints, got ${describe(fields)}`);
+  for (let i = 0; i < fields.length; i++) check(fields[i], i, modulus, "fields");
+}
+
+function checkState(state) {
+  if (!Array.isArray(state) || state.length !== 3) throw new RangeError(`state must be an array of 3 elements, got ${describe(state)}`);
+  for (let i = 0; i < 3; i++) check(state[i], i, P, "state");
+}
+
+// The three state elements at the start of the buffer, after an operation.
+function stateResult() {
+  const r = words(12);
+  return [get(r, 0), get(r, 4), get(r, 8)];
 }
 
 // A BigUint64Array element keeps its value mod 2^64 (ToBigUint64), so no masks.
@@ -126,9 +143,8 @@ function status(code, what) {
 }
 
 function hashWith(kind, modulus, fields) {
-  if (!Array.isArray(fields)) throw new TypeError(`fields must be an array of bigints, got ${describe(fields)}`);
+  checkFields(fields, modulus);
   const n = fields.length;
-  for (let i = 0; i < n; i++) check(fields[i], i, modulus, "fields");
   const w = words(4 * Math.max(n, 1));
   for (let i = 0; i < n; i++) put(w, 4 * i, fields[i]);
   status(api().hash(kind, n), "fields");
@@ -156,28 +172,23 @@ export function hashLegacy(fields) {
  * fields permute once. Returns the new state.
  */
 export function update(state, fields) {
-  if (!Array.isArray(state) || state.length !== 3) throw new RangeError(`state must be an array of 3 elements, got ${describe(state)}`);
-  if (!Array.isArray(fields)) throw new TypeError(`fields must be an array of bigints, got ${describe(fields)}`);
-  for (let i = 0; i < 3; i++) check(state[i], i, P, "state");
+  checkState(state);
+  checkFields(fields, P);
   const n = fields.length;
-  for (let i = 0; i < n; i++) check(fields[i], i, P, "fields");
   const w = words(4 * (3 + n));
   for (let i = 0; i < 3; i++) put(w, 4 * i, state[i]);
   for (let i = 0; i < n; i++) put(w, 4 * (3 + i), fields[i]);
   status(api().update(KIMCHI_FP, n), "state and fields");
-  const r = words(12);
-  return [get(r, 0), get(r, 4), get(r, 8)];
+  return stateResult();
 }
 
 /** The kimchi permutation over Fp of a three-element state; returns the new state. */
 export function permute(state) {
-  if (!Array.isArray(state) || state.length !== 3) throw new RangeError(`state must be an array of 3 elements, got ${describe(state)}`);
-  for (let i = 0; i < 3; i++) check(state[i], i, P, "state");
+  checkState(state);
   const w = words(12);
   for (let i = 0; i < 3; i++) put(w, 4 * i, state[i]);
   status(api().permute(KIMCHI_FP), "state");
-  const r = words(12);
-  return [get(r, 0), get(r, 4), get(r, 8)];
+  return stateResult();
 }
 
 /** Kimchi Poseidon over Fp of many inputs in one call (e.g. a Merkle tree level). */
@@ -207,8 +218,7 @@ export function hashMany(inputs) {
 // For the package's other files (not re-exported by index.js): argument checks that
 // name the argument, as the public functions' errors do.
 export function checkField(x, name) {
-  if (typeof x !== "bigint") throw new TypeError(`${name} must be a bigint, got ${describe(x)}`);
-  if (x < 0n || x >= P) throw new RangeError(`${name} = ${x} is not in [0, p) for p = ${P}`);
+  if (typeof x !== "bigint" || x < 0n || x >= P) reject(x, name, P);
   return x;
 }
 

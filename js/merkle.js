@@ -41,22 +41,54 @@ function checkIndex(x, name, count) {
   return x;
 }
 
+// The parents still to hash in a tree of `height` levels, by level: a write marks
+// its leaf's parent, hashing a level marks the next. Shared with the o1js adapter,
+// which keeps o1js's node layout.
+export class Marks {
+  constructor(height) {
+    this.height = height;
+    this.levels = Array.from({ length: height }, () => new Set());
+  }
+
+  leaf(i) {
+    if (this.height > 1) this.levels[1].add(i >> 1n);
+  }
+
+  // Marks only start at level 1, and hash() empties every level.
+  get pending() {
+    return this.height > 1 && this.levels[1].size > 0;
+  }
+
+  // Hashes the marked nodes bottom-up, each level in one hashMany call:
+  // child(level, i) reads a node (a bigint), store(level, i, x) writes one.
+  hash(child, store) {
+    for (let level = 1; level < this.height; level++) {
+      const marked = this.levels[level];
+      if (marked.size === 0) continue;
+      const at = [...marked];
+      marked.clear();
+      const digests = hashAll(at.map((j) => [child(level - 1, 2n * j), child(level - 1, 2n * j + 1n)]));
+      const up = level + 1 < this.height ? this.levels[level + 1] : null;
+      for (let k = 0; k < at.length; k++) {
+        store(level, at[k], digests[k]);
+        if (up) up.add(at[k] >> 1n);
+      }
+    }
+  }
+}
+
 // The nodes of a sparse binary tree of `height` levels (0: leaves, height−1: root),
-// by level and bigint index, with the marked ("dirty") parents still to hash.
+// by level and bigint index, and its marks.
 class Levels {
   constructor(height) {
     this.height = height;
     this.nodes = Array.from({ length: height }, () => new Map());
-    this.dirty = Array.from({ length: height }, () => new Set());
-    this.pending = false;
+    this.marks = new Marks(height);
   }
 
   setLeaf(i, x) {
     this.nodes[0].set(i, x);
-    if (this.height > 1) {
-      this.dirty[1].add(i >> 1n);
-      this.pending = true;
-    }
+    this.marks.leaf(i);
   }
 
   leaf(i) {
@@ -64,33 +96,21 @@ class Levels {
   }
 
   node(level, i) {
-    if (level > 0 && this.pending) this.flush();
+    if (level > 0) this.flush();
     return this.nodes[level].get(i) ?? zero(level);
   }
 
-  // Hashes the marked nodes bottom-up; level L's parents are one hashMany call.
   flush() {
-    for (let level = 1; level < this.height; level++) {
-      const marked = this.dirty[level];
-      if (marked.size === 0) continue;
-      const at = [...marked];
-      marked.clear();
-      const below = this.nodes[level - 1];
-      const z = zero(level - 1);
-      const digests = hashAll(at.map((j) => [below.get(2n * j) ?? z, below.get(2n * j + 1n) ?? z]));
-      const here = this.nodes[level];
-      const up = level + 1 < this.height ? this.dirty[level + 1] : null;
-      for (let k = 0; k < at.length; k++) {
-        here.set(at[k], digests[k]);
-        if (up) up.add(at[k] >> 1n);
-      }
-    }
-    this.pending = false;
+    if (!this.marks.pending) return;
+    this.marks.hash(
+      (level, i) => this.nodes[level].get(i) ?? zero(level),
+      (level, i, x) => this.nodes[level].set(i, x),
+    );
   }
 
   // Siblings from the leaf up: [{ isLeft, sibling }] as o1js's MerkleTree.getWitness.
   witness(i) {
-    if (this.pending) this.flush();
+    this.flush();
     const path = [];
     for (let level = 0; level < this.height - 1; level++) {
       const isLeft = (i & 1n) === 0n;
@@ -101,14 +121,14 @@ class Levels {
   }
 
   *entries() {
-    if (this.pending) this.flush();
+    this.flush();
     for (let level = 0; level < this.height; level++) {
       for (const [i, x] of this.nodes[level]) yield [level, i, x];
     }
   }
 
   copy() {
-    if (this.pending) this.flush();
+    this.flush();
     const c = new Levels(this.height);
     c.nodes = this.nodes.map((m) => new Map(m));
     return c;

@@ -17,7 +17,8 @@
 // that took such a write, `nodes` becomes an accessor that completes the pending
 // hashes first). The nodes are exactly those o1js would hold; a setLeaf loop costs
 // about one permutation per leaf instead of height−1.
-import { describe, hash, hashMany, update } from "./core.js";
+import { describe, hash, update } from "./core.js";
+import { Marks } from "./merkle.js";
 import { salt } from "./prefix.js";
 
 function checkO1js(o1js) {
@@ -64,7 +65,7 @@ export function installFastPoseidon(o1js) {
       if (index >= this.leafCount) throw new Error(`index ${index} is out of range for ${this.leafCount} leaves.`);
       const lazy = lazyNodes(this, Field);
       (lazy.raw[0] ??= {})[index.toString()] = leaf;
-      if (this.height > 1) lazy.mark(index >> 1n);
+      lazy.marks.leaf(index);
     };
   }
   return function uninstall() {
@@ -82,33 +83,16 @@ const lazyTrees = new WeakMap();
 function lazyNodes(tree, Field) {
   let lazy = lazyTrees.get(tree);
   if (lazy) return lazy;
-  const dirty = Array.from({ length: tree.height }, () => new Set());
-  let pending = false;
   lazy = {
     raw: tree.nodes,
-    mark(parent) {
-      dirty[1].add(parent);
-      pending = true;
-    },
+    marks: new Marks(tree.height),
     flush() {
-      if (!pending) return;
-      pending = false;
+      if (!lazy.marks.pending) return;
       const { raw } = lazy;
-      for (let level = 1; level < tree.height; level++) {
-        if (dirty[level].size === 0) continue;
-        const at = [...dirty[level]];
-        dirty[level].clear();
-        const below = raw[level - 1] ?? {};
-        const zero = tree.zeroes[level - 1];
-        const node = (i) => (below[i.toString()] ?? zero).toBigInt();
-        const digests = hashMany(at.map((j) => [node(2n * j), node(2n * j + 1n)]));
-        const here = (raw[level] ??= {});
-        const up = level + 1 < tree.height ? dirty[level + 1] : null;
-        at.forEach((j, k) => {
-          here[j.toString()] = Field(digests[k]);
-          if (up) up.add(j >> 1n);
-        });
-      }
+      lazy.marks.hash(
+        (level, i) => (raw[level]?.[i.toString()] ?? tree.zeroes[level]).toBigInt(),
+        (level, i, x) => ((raw[level] ??= {})[i.toString()] = Field(x)),
+      );
     },
   };
   lazyTrees.set(tree, lazy);

@@ -5,13 +5,13 @@ import { test } from "node:test";
 
 import * as o1js from "o1js";
 
-import { P, init } from "../index.js";
+import { P } from "../index.js";
+import { initModuleUnderTest } from "./common.mjs";
 import { installFastPoseidon } from "../o1js.js";
 
 const { Field, IndexedMerkleMap, MerkleList, MerkleMap, MerkleTree, Poseidon, Provable, TokenId, PublicKey } = o1js;
 
-const module = process.env.POSEIDON_MODULE;
-await init(module ? { module } : undefined);
+await initModuleUnderTest();
 
 const elements = (n, seed) => Array.from({ length: n }, (_, i) => (BigInt(i + seed) * 0x9e3779b97f4a7c15n) ** 5n % P);
 const F = (x) => Field(x);

@@ -5,27 +5,13 @@ import { test } from "node:test";
 
 import { Field, Poseidon } from "o1js";
 
-import { P, hash, hashMany, init, permute } from "../index.js";
+import { P, hash, hashMany, permute } from "../index.js";
+import { initModuleUnderTest, splitmix } from "./common.mjs";
 
-// POSEIDON_MODULE=scalar|simd|wide: the module under test (the scripts run the
-// tests once per module); else the best this engine supports.
-const module = process.env.POSEIDON_MODULE;
-await init(module ? { module } : undefined);
+await initModuleUnderTest();
 
 const o1 = (xs) => Poseidon.hash(xs.map((x) => Field(x))).toBigInt();
 
-// SplitMix64, seeded: the same inputs on every run.
-function splitmix(seed) {
-  let s = BigInt(seed);
-  const M = (1n << 64n) - 1n;
-  return () => {
-    s = (s + 0x9e3779b97f4a7c15n) & M;
-    let z = s;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M;
-    return z ^ (z >> 31n);
-  };
-}
 
 function randomInputs(count, seed) {
   const next = splitmix(seed);

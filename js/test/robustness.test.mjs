@@ -4,11 +4,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { IndexedMerkleMap, MerkleMap, MerkleTree, P, hash, hashMany, hashWithPrefix, init, permute, update } from "../index.js";
+import { IndexedMerkleMap, MerkleMap, MerkleTree, P, hash, hashMany, hashWithPrefix, permute, update } from "../index.js";
 import { memoryBytes } from "../core.js";
+import { initModuleUnderTest } from "./common.mjs";
 
-const module = process.env.POSEIDON_MODULE;
-await init(module ? { module } : undefined);
+await initModuleUnderTest();
 
 test("a million calls (rejected and valid) keep the module's memory and results", () => {
   const pairs = Array.from({ length: 512 }, (_, i) => [BigInt(i), P - 1n - BigInt(i)]);

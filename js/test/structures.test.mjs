@@ -9,26 +9,15 @@ import fc from "fast-check";
 import * as o1js from "o1js";
 
 import {
-  IndexedMerkleMap, MerkleMap, MerkleTree, P, emptyHashWithPrefix, hash, hashWithPrefix, init, prefixToField, salt,
+  IndexedMerkleMap, MerkleMap, MerkleTree, P, emptyHashWithPrefix, hash, hashWithPrefix, prefixToField, salt,
 } from "../index.js";
+import { initModuleUnderTest, splitmix } from "./common.mjs";
 import { toO1jsIndexedMerkleMap, toO1jsMerkleMap, toO1jsMerkleTree } from "../o1js.js";
 
 const { Core, Field, IndexedMerkleMap: O1Indexed, MerkleMap: O1Map, MerkleTree: O1Tree, Poseidon } = o1js;
 
-const module = process.env.POSEIDON_MODULE;
-await init(module ? { module } : undefined);
+await initModuleUnderTest();
 
-function splitmix(seed) {
-  let s = BigInt(seed);
-  const M = (1n << 64n) - 1n;
-  return () => {
-    s = (s + 0x9e3779b97f4a7c15n) & M;
-    let z = s;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M;
-    return z ^ (z >> 31n);
-  };
-}
 const rng = (seed) => {
   const next = splitmix(seed);
   const edges = [0n, 1n, P - 1n, P - 2n, (1n << 254n) - 1n];

@@ -6,12 +6,11 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { MODULES, P, Q, backend, hash, hashFq, hashLegacy, hashMany, init, permute, supported } from "../index.js";
+import { MODULES, P, Q, backend, hash, hashFq, hashLegacy, hashMany, permute, supported } from "../index.js";
+import { initModuleUnderTest } from "./common.mjs";
 
-// POSEIDON_MODULE=scalar|simd|wide: the module under test (the scripts run the
-// tests once per module); else the best this engine supports.
 const module = process.env.POSEIDON_MODULE;
-await init(module ? { module } : undefined);
+await initModuleUnderTest();
 
 // Mina's vectors: 32-byte little-endian hex.
 const fromHex = (h) => BigInt("0x0" + (h.match(/../g) ?? []).reverse().join(""));

@@ -1,0 +1,22 @@
+// Shared by the test files (not a test file itself: the runner takes *.test.mjs).
+import { init } from "../index.js";
+
+// POSEIDON_MODULE=scalar|simd|wide: the module under test (the scripts run the
+// tests once per module); else the best this engine supports.
+export async function initModuleUnderTest() {
+  const module = process.env.POSEIDON_MODULE;
+  await init(module ? { module } : undefined);
+}
+
+// SplitMix64, seeded: the same inputs on every run.
+export function splitmix(seed) {
+  let s = BigInt(seed);
+  const M = (1n << 64n) - 1n;
+  return () => {
+    s = (s + 0x9e3779b97f4a7c15n) & M;
+    let z = s;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M;
+    return z ^ (z >> 31n);
+  };
+}
