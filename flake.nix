@@ -28,6 +28,10 @@
       toolchain = call ./nix/toolchain.nix {inherit crane;};
       packages = call ./nix/packages.nix {
         inherit (toolchain) craneLib rustToolchain;
+        countPython =
+          if system == "x86_64-linux"
+          then call ./nix/wasmtime-py.nix {}
+          else null;
         # Recorded in the bench report, so two machines' reports differ only in hardware.
         pins = {
           flake = self.rev or self.dirtyRev or "unknown";

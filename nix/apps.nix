@@ -1,5 +1,6 @@
 # `nix run .#bench-native`, `.#bench-wasm`, `.#bench-node`, `.#bench`: the prebuilt bench binaries run
-# by the same scripts/bench.sh as `make bench`. Extra arguments go to criterion;
+# by the same scripts/bench.sh as `make bench`; `.#counts` (x86_64-linux): the count
+# program run by scripts/counts.sh as `make counts`, to ./target/counts/counts.json. Extra arguments go to criterion;
 # results go to ./target/criterion (or $CRITERION_HOME), the table to ./target/bench-report.
 # The wrapper's PATH starts with the pinned tools (packages.benchInputs), and bench.sh
 # adds nothing before them when it runs prebuilt binaries.
@@ -18,10 +19,22 @@
     });
     meta = {inherit description;};
   };
-in rec {
-  bench-native = app "bench-native" "native" "Run the Criterion benchmark natively (baseline `native`)";
-  bench-wasm = app "bench-wasm" "wasmtime" "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime (baseline `wasmtime`)";
-  bench-node = app "bench-node" "node" "Run the Criterion benchmark as wasm32-wasip1 under each pinned Node's node:wasi (baselines `node22`, `node24`)";
-  bench = app "bench" "native wasmtime node" "Run the benchmark natively, under wasmtime and under each pinned Node, then print the comparison and write report.json";
-  default = bench;
-}
+  counts = {
+    type = "app";
+    program = lib.getExe (writeShellApplication {
+      name = "counts";
+      runtimeInputs = packages.countInputs;
+      runtimeEnv = packages.countEnv // {APP_SCRIPT = "counts.sh";};
+      text = builtins.readFile ./app.sh;
+    });
+    meta.description = "Count x86 instructions and Wasm operators per benchmark iteration (callgrind, wasmtime fuel); writes ./target/counts/counts.json";
+  };
+in
+  rec {
+    bench-native = app "bench-native" "native" "Run the Criterion benchmark natively (baseline `native`)";
+    bench-wasm = app "bench-wasm" "wasmtime" "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime (baseline `wasmtime`)";
+    bench-node = app "bench-node" "node" "Run the Criterion benchmark as wasm32-wasip1 under each pinned Node's node:wasi (baselines `node22`, `node24`)";
+    bench = app "bench" "native wasmtime node" "Run the benchmark natively, under wasmtime and under each pinned Node, then print the comparison and write report.json";
+    default = bench;
+  }
+  // lib.optionalAttrs packages.withCounts {inherit counts;}

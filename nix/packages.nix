@@ -1,5 +1,6 @@
 # The workspace built with crane for the host and for wasm32-wasip1: the bench
-# binaries, the `poseidon` tool, the report tool, and the hermetic bench report.
+# binaries, the `poseidon` tool, the report tool, the hermetic bench report, and
+# (x86_64-linux) the count program with the counts computed in the sandbox.
 # Follows crane's quick-start-workspace example (buildDepsOnly -> cargoArtifacts
 # reused by every derivation) and its source-filtering docs (filesets).
 {
@@ -17,6 +18,10 @@
   gnugrep,
   gnused,
   gawk,
+  valgrind,
+  # Python with the pinned wasmtime package (./wasmtime-py.nix); null where the
+  # counts do not exist (they count x86 code: x86_64-linux only).
+  countPython,
 }: let
   root = ../.;
   # Cargo sources plus what the tests include_str!: the JSON test vectors, and the
@@ -63,8 +68,23 @@
         cargoExtraArgs = "--locked -p poseidon-benches --bench poseidon";
         doCheck = false;
         nativeBuildInputs = [jq];
-        benchSuffix = suffix;
-        installPhaseCommand = builtins.readFile ./install-bench.sh;
+        artifactKind = "bench";
+        installName = "poseidon-bench${suffix}";
+        installPhaseCommand = builtins.readFile ./install-artifact.sh;
+      });
+
+  # The count program (benches/examples/count.rs), installed as bin/count[.wasm].
+  countProgram = args: cargoArtifacts: suffix:
+    craneLib.buildPackage (args
+      // {
+        inherit cargoArtifacts;
+        pname = "poseidon-count";
+        cargoExtraArgs = "--locked -p poseidon-benches --example count";
+        doCheck = false;
+        nativeBuildInputs = [jq];
+        artifactKind = "example";
+        installName = "count${suffix}";
+        installPhaseCommand = builtins.readFile ./install-artifact.sh;
       });
 
   tool = args: cargoArtifacts:
@@ -78,6 +98,8 @@
 
   bench-native = benchBinary commonArgs nativeArtifacts "";
   bench-wasm = benchBinary wasmArgs wasmArtifacts ".wasm";
+  count-native = countProgram commonArgs nativeArtifacts "";
+  count-wasm = countProgram wasmArgs wasmArtifacts ".wasm";
   poseidon = tool commonArgs nativeArtifacts;
   poseidon-wasm = tool wasmArgs wasmArtifacts;
   bench-report-tool = craneLib.buildPackage (commonArgs
@@ -109,13 +131,42 @@
       allowSubstitutes = false;
       preferLocalBuild = true;
     }) (builtins.readFile ./bench-report.sh);
+
+  # scripts/counts.sh with prebuilt programs: the pinned valgrind and wasmtime
+  # package; the key's rustc is the toolchain's own --version, the source hash is
+  # of the same files as in a checkout.
+  countInputs = [bash valgrind countPython coreutils gnugrep gnused gawk];
+  countEnv = {
+    BENCH_SCRIPTS = "${scripts}";
+    COUNT_NATIVE_BIN = "${count-native}/bin/count";
+    COUNT_WASM_BIN = "${count-wasm}/bin/count.wasm";
+    BENCH_REPORT_BIN = "${bench-report-tool}/bin/bench-report";
+    COUNT_PYTHON = "${countPython}/bin/python3";
+    COUNT_RUSTC = "${rustToolchain}/bin/rustc";
+    COUNT_ROOT = "${src}";
+    COUNT_KEY = "profile=release\nrustflags=\nwasm_rustflags=.cargo/config.toml";
+  };
+  # Every count, computed in the sandbox (about 10 minutes); like bench-report, a
+  # measurement: BENCH_NONCE makes a new one. countFilter picks IDs (a regex).
+  counts = runCommand "poseidon-counts" (countEnv
+    // {
+      nativeBuildInputs = countInputs;
+      countFilter = ".";
+      nonce = builtins.getEnv "BENCH_NONCE";
+      allowSubstitutes = false;
+      preferLocalBuild = true;
+    }) (builtins.readFile ./counts.sh);
+  withCounts = countPython != null;
 in {
   inherit src scripts vectors commonArgs wasmArgs nativeArtifacts wasmArtifacts;
+  inherit countInputs countEnv withCounts;
   inherit nativeDevArtifacts wasmDevArtifacts dev;
   benchEnv = bench.env;
   benchInputs = bench.inputs;
-  outputs = {
-    inherit bench-native bench-wasm poseidon poseidon-wasm bench-report-tool bench-report;
-    default = poseidon;
-  };
+  outputs =
+    {
+      inherit bench-native bench-wasm poseidon poseidon-wasm bench-report-tool bench-report;
+      default = poseidon;
+    }
+    // lib.optionalAttrs withCounts {inherit count-native count-wasm counts;};
 }

@@ -226,6 +226,13 @@ while IFS= read -r line; do
 done <<<"${BENCH_ENV:-}"
 own_args=()
 [ -n "$upstream" ] && own_args=(--upstream-own "$own_results")
+# The counts of make counts beside the times (when they count these sources).
+if [ -n "$prebuilt" ]; then counts_file=$PWD/target/counts/counts.json; else counts_file=$ROOT/target/counts/counts.json; fi
+counts_file=${BENCH_COUNTS:-$counts_file}
+if [ -f "$counts_file" ]; then
+    own_args+=(--counts "$counts_file")
+    [ -n "$prebuilt" ] || own_args+=(--root "$ROOT")
+fi
 
 say "comparison (median per iteration; ratio = runtime / ${runtimes[0]})"
 "$report_bin" --criterion "$results" --out "$report_dir" --since "$start" ${own_args[@]+"${own_args[@]}"} "${env_args[@]}" "${runtimes[@]}"

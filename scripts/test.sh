@@ -195,10 +195,19 @@ nix_sandbox() {
     cargo build -q --release -p poseidon-benches --bin bench-report || return 1
     cargo bench --no-run --message-format=json -p poseidon-benches --bench poseidon >"$log" || return 1
     wasm=$(bench_binary --target "$WASM_TARGET") || return 1
+    # The counts' steps need valgrind and the wasmtime package (the counts step installs it).
+    local counts=() site
+    site=$(echo "$ROOT"/target/counts/venv/lib/python3*/site-packages)
+    if command -v valgrind >/dev/null && [ -d "$site/wasmtime" ] && [ -x /usr/bin/python3 ]; then
+        cargo build -q --release -p poseidon-benches --example count || return 1
+        cargo build -q --release -p poseidon-benches --example count --target "$WASM_TARGET" || return 1
+        counts=(--count target/release/examples/count --count-wasm "target/$WASM_TARGET/release/examples/count.wasm"
+            --site-packages "$site")
+    fi
     target/release/bench-report nix-sandbox --root "$ROOT" --work "$ROOT/target/nix-sandbox" \
         --poseidon "$native_tool" --poseidon-wasm "$wasm_tool" --bench "$(bench_executable <"$log")" \
         --bench-wasm "$wasm" --cargo-log "$log" \
-        --node22 target/nodes/22/bin/node --node24 target/nodes/24/bin/node
+        --node22 target/nodes/22/bin/node --node24 target/nodes/24/bin/node ${counts[@]+"${counts[@]}"}
 }
 
 # make's ARGS reaches criterion as typed: regexes with ( | $ \ and quoted spaces.
@@ -282,7 +291,7 @@ else
 fi
 step "wasm instructions of the hot functions (bench modules, package modules)" wasm_instructions
 if ensure_apt valgrind valgrind; then
-    step "counts: the same exact counts twice, native and Wasm digests agree (callgrind, wasmtime fuel)" \
+    step "counts: the same exact counts twice, native and Wasm digests agree (callgrind natively and of wasmtime's code, wasmtime fuel)" \
         bash "$SCRIPTS/counts.sh" --check
 elif [ "${CI:-}" = true ]; then
     step "counts: install valgrind" false

@@ -9,6 +9,7 @@ use std::time::SystemTime;
 
 use serde_json::{json, Value};
 
+pub mod counts;
 #[cfg(unix)]
 pub mod sandbox;
 pub mod upstream;
@@ -244,38 +245,7 @@ impl Table {
 
     /// Aligned plain text, for the terminal.
     pub fn to_text(&self) -> String {
-        let header = self.header();
-        let body = self.cells();
-        let width = |c: usize| {
-            body.iter()
-                .chain([&header])
-                .map(|r| r[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        };
-        let widths: Vec<usize> = (0..header.len()).map(width).collect();
-        let line = |r: &[String]| {
-            let cols: Vec<String> = r
-                .iter()
-                .zip(&widths)
-                .enumerate()
-                .map(|(i, (c, w))| {
-                    let pad = w - c.chars().count();
-                    if i == 0 {
-                        format!("{c}{}", " ".repeat(pad))
-                    } else {
-                        format!("{}{c}", " ".repeat(pad))
-                    }
-                })
-                .collect();
-            cols.join("  ").trim_end().to_owned()
-        };
-        let mut out = line(&header) + "\n";
-        for r in &body {
-            out += &line(r);
-            out.push('\n');
-        }
-        out
+        align(&self.header(), &self.cells())
     }
 
     /// A Markdown table.
@@ -289,6 +259,41 @@ impl Table {
         }
         out
     }
+}
+
+/// Columns aligned with two blanks between them: the first to the left, the rest
+/// to the right (numbers).
+pub fn align(header: &[String], body: &[Vec<String>]) -> String {
+    let width = |c: usize| {
+        body.iter()
+            .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
+            .chain([header[c].chars().count()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..header.len()).map(width).collect();
+    let line = |r: &[String]| {
+        let cols: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                let pad = " ".repeat(w - c.chars().count());
+                if i == 0 {
+                    format!("{c}{pad}")
+                } else {
+                    format!("{pad}{c}")
+                }
+            })
+            .collect();
+        cols.join("  ").trim_end().to_owned()
+    };
+    let mut out = line(header) + "\n";
+    for r in body {
+        out += &line(r);
+        out.push('\n');
+    }
+    out
 }
 
 /// `report.json`: the environment and every measurement, plus the ratios.

@@ -2,14 +2,30 @@
 //!
 //! ```text
 //! bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS]
-//!              [--upstream-own DIR] [--env KEY=VALUE]... [RUNTIME...]
+//!              [--upstream-own DIR] [--counts FILE [--root DIR]] [--env KEY=VALUE]... [RUNTIME...]
 //! ```
 //! The first runtime is the base of the ratios; without runtimes, every baseline
 //! found (native, wasmtime, node<N>…). Prints the table, the parity lines
 //! (reference / upstream, when backend `upstream` ran) and, with `--upstream-own`
 //! (the criterion home of upstream's own `poseidon_bench`), how the lab's upstream
 //! row compares with it; writes `report.json` and `report.md` to `--out` (default
-//! `target/bench-report`).
+//! `target/bench-report`). With `--counts` (make counts' `counts.json`), the counts
+//! beside the times and their `counts` section in `report.json`; with `--root`,
+//! only when they count this checkout's sources.
+//!
+//! ```text
+//! bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py
+//!              [--valgrind BIN] [--work DIR] [--out FILE] [--root DIR] [--key KEY=VALUE]...
+//!              [--rounds N] [--kinds native,wasm,wasmtime] ID...
+//! ```
+//! counts the IDs' work per iteration and writes `counts.json` (see
+//! `poseidon_benches::counts`); with `--rounds 2`, twice, and the counts must agree.
+//!
+//! ```text
+//! bench-report compare A.json B.json
+//! ```
+//! compares two reports (or counts files): times as ratios; counts under the same
+//! key must be equal (a difference is an error, exit 1).
 //!
 //! ```text
 //! bench-report upstream-lab CHECKOUT ROOT OUT
@@ -20,7 +36,7 @@
 //! ```text
 //! bench-report nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM
 //!              --bench BIN --bench-wasm WASM --cargo-log JSON --node22 NODE --node24 NODE
-//!              [--bench-args ARGS]
+//!              [--bench-args ARGS] [--count BIN --count-wasm WASM --site-packages DIR]
 //! ```
 //! runs the flake's shell steps under the Nix sandbox's rules and the apps from a
 //! caller with decoy tools, without nixpkgs (see `poseidon_benches::sandbox`).
@@ -40,13 +56,15 @@ use poseidon_benches::{
 };
 use serde_json::{json, Value};
 
-const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS] [--upstream-own DIR] [--env KEY=VALUE]... [RUNTIME...]";
+const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS] [--upstream-own DIR] [--counts FILE [--root DIR]] [--env KEY=VALUE]... [RUNTIME...]";
 
 struct Args {
     criterion: PathBuf,
     out: PathBuf,
     since: Option<SystemTime>,
     upstream_own: Option<PathBuf>,
+    counts: Option<PathBuf>,
+    root: Option<PathBuf>,
     env: Vec<(String, String)>,
     runtimes: Vec<String>,
 }
@@ -57,6 +75,8 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         out: PathBuf::from("target/bench-report"),
         since: None,
         upstream_own: None,
+        counts: None,
+        root: None,
         env: Vec::new(),
         runtimes: Vec::new(),
     };
@@ -66,6 +86,8 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--criterion" => a.criterion = value()?.into(),
             "--out" => a.out = value()?.into(),
             "--upstream-own" => a.upstream_own = Some(value()?.into()),
+            "--counts" => a.counts = Some(value()?.into()),
+            "--root" => a.root = Some(value()?.into()),
             "--since" => {
                 let v = value()?;
                 let secs: u64 = v
@@ -110,6 +132,17 @@ fn run(mut a: Args) -> Result<(), String> {
     print!("{}", table.to_text());
     let mut json = report_json(&a.env, &results, &table);
     let mut notes = String::new();
+    if let Some(path) = &a.counts {
+        match counts_beside(path, a.root.as_deref(), &table)? {
+            Ok((text, section)) => {
+                if !text.is_empty() {
+                    print!("\ncounts beside the times ({}; ps = median time / count; counts are exact, times are not)\n{text}", path.display());
+                }
+                json["counts"] = section;
+            }
+            Err(why) => notes += &format!("counts: {why}\n"),
+        }
+    }
     let par = parity(&table, "reference", "upstream");
     if !par.is_empty() {
         notes += &parity_text(&par, "reference", "upstream");
@@ -184,6 +217,164 @@ fn run(mut a: Args) -> Result<(), String> {
     Ok(())
 }
 
+/// The counts file beside the table: Ok(Err(why)) when it is not shown.
+fn counts_beside(
+    path: &std::path::Path,
+    root: Option<&std::path::Path>,
+    table: &Table,
+) -> Result<Result<(String, Value), String>, String> {
+    use poseidon_benches::counts::{
+        beside_times, file_sha256, report_section, rows_of, source_sha256,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let counts: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(root) = root {
+        let now = [
+            ("source_sha256", source_sha256(root)?),
+            ("cargo_lock_sha256", file_sha256(&root.join("Cargo.lock"))?),
+        ];
+        for (k, v) in now {
+            if counts["key"][k].as_str() != Some(v.as_str()) {
+                return Ok(Err(format!(
+                    "{} counts other sources ({k} differs from this checkout): not shown; make counts counts these",
+                    path.display()
+                )));
+            }
+        }
+    }
+    let rows = rows_of(&counts).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Ok((
+        beside_times(&rows, table),
+        report_section(&counts, &rows, table),
+    )))
+}
+
+const COMPARE_USAGE: &str =
+    "usage: bench-report compare A.json B.json (two report.json or counts.json files)";
+
+/// `compare`: times as ratios, counts as equal or not (Ok(false): counts differ
+/// under the same key).
+fn compare(args: &[String]) -> Result<bool, String> {
+    use poseidon_benches::counts::compare_counts;
+    let [a, b] = args else {
+        return Err(if args.iter().any(|a| a == "-h" || a == "--help") {
+            String::new()
+        } else {
+            "two files wanted".into()
+        });
+    };
+    let read = |p: &str| -> Result<Value, String> {
+        let t = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
+        serde_json::from_str(&t).map_err(|e| format!("{p}: {e}"))
+    };
+    let (ja, jb) = (read(a)?, read(b)?);
+    println!("A = {a}\nB = {b}");
+    // Times: each (benchmark, runtime) in both, and the in-run ratios to the base.
+    let medians = |j: &Value| -> std::collections::BTreeMap<(String, String), f64> {
+        j["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| {
+                Some((
+                    (
+                        r["id"].as_str()?.to_owned(),
+                        r["runtime"].as_str()?.to_owned(),
+                    ),
+                    r["median_ns"].as_f64()?,
+                ))
+            })
+            .collect()
+    };
+    let ratios = |j: &Value| -> std::collections::BTreeMap<(String, String), (String, f64)> {
+        j["ratios"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| {
+                Some((
+                    (
+                        r["id"].as_str()?.to_owned(),
+                        r["runtime"].as_str()?.to_owned(),
+                    ),
+                    (r["relative_to"].as_str()?.to_owned(), r["ratio"].as_f64()?),
+                ))
+            })
+            .collect()
+    };
+    let (ma, mb, ra, rb) = (medians(&ja), medians(&jb), ratios(&ja), ratios(&jb));
+    let mut rows = Vec::new();
+    for ((id, rt), ta) in &ma {
+        let Some(tb) = mb.get(&(id.clone(), rt.clone())) else {
+            continue;
+        };
+        let key = (id.clone(), rt.clone());
+        let in_run = match (ra.get(&key), rb.get(&key)) {
+            (Some((ba, x)), Some((bb, y))) if ba == bb => format!("{x:.2}× / {y:.2}× of {ba}"),
+            _ => "—".into(),
+        };
+        rows.push(vec![
+            id.clone(),
+            rt.clone(),
+            format_ns(*ta),
+            format_ns(*tb),
+            format!("{:.2}×", tb / ta),
+            in_run,
+        ]);
+    }
+    if rows.is_empty() {
+        println!("times: no benchmark measured on the same runtime in both");
+    } else {
+        let header: Vec<String> = [
+            "benchmark",
+            "runtime",
+            "A (median)",
+            "B (median)",
+            "B/A",
+            "in-run ratio A / B",
+        ]
+        .map(String::from)
+        .to_vec();
+        print!("\ntimes (ratios only: times of two runs or machines are not comparable one by one)\n{}", poseidon_benches::align(&header, &rows));
+    }
+    let counts_of = |j: &Value| -> Option<Value> {
+        match &j["counts"] {
+            Value::Object(_) => Some(j["counts"].clone()),
+            Value::Array(_) if j.get("key").is_some() => Some(j.clone()),
+            _ => None,
+        }
+    };
+    let (Some(ca), Some(cb)) = (counts_of(&ja), counts_of(&jb)) else {
+        println!("\ncounts: not in both (make counts, then make bench, puts them in report.json)");
+        return Ok(true);
+    };
+    let c = compare_counts(&ca, &cb)?;
+    println!();
+    if c.key_differences.is_empty() {
+        println!("counts: the same key, so every count must be equal");
+    } else {
+        println!("counts: the keys differ, so the counts may too:");
+        for d in &c.key_differences {
+            println!("  key {d}");
+        }
+    }
+    for d in &c.differences {
+        println!("{} {d}", if c.is_error() { "ERROR:" } else { "  differs:" });
+    }
+    println!(
+        "counts: {} equal, {} differ{}",
+        c.equal,
+        c.differences.len(),
+        if c.is_error() {
+            " under the same key (not reproducible: an error)"
+        } else {
+            ""
+        }
+    );
+    Ok(!c.is_error())
+}
+
 fn upstream_lab(args: &[String]) -> Result<(), String> {
     let [ps, root, out] = args else {
         return Err("usage: bench-report upstream-lab CHECKOUT ROOT OUT".into());
@@ -191,7 +382,7 @@ fn upstream_lab(args: &[String]) -> Result<(), String> {
     poseidon_benches::upstream::write_lab(ps.as_ref(), root.as_ref(), out.as_ref())
 }
 
-const SANDBOX_USAGE: &str = "usage: bench-report nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM --bench BIN --bench-wasm WASM --cargo-log JSON --node22 NODE --node24 NODE [--bench-args ARGS]";
+const SANDBOX_USAGE: &str = "usage: bench-report nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM --bench BIN --bench-wasm WASM --cargo-log JSON --node22 NODE --node24 NODE [--bench-args ARGS] [--count BIN --count-wasm WASM --site-packages DIR]";
 
 #[cfg(unix)]
 fn nix_sandbox(args: &[String]) -> Result<bool, String> {
@@ -222,7 +413,22 @@ fn nix_sandbox(args: &[String]) -> Result<bool, String> {
         bench_args: opts
             .remove("bench-args")
             .unwrap_or_else(|| "--quick --noplot Poseidon/permutation/u29$".into()),
+        counts: None,
     };
+    let counts =
+        ["count", "count-wasm", "site-packages"].map(|k| opts.remove(k).map(PathBuf::from));
+    let mut inputs = inputs;
+    match counts {
+        [Some(native), Some(wasm), Some(site_packages)] => {
+            inputs.counts = Some(poseidon_benches::sandbox::CountInputs {
+                native,
+                wasm,
+                site_packages,
+            });
+        }
+        [None, None, None] => {}
+        _ => return Err("--count, --count-wasm and --site-packages go together".into()),
+    }
     if let Some(k) = opts.keys().next() {
         return Err(format!("unknown option --{k}"));
     }
@@ -281,8 +487,230 @@ fn wasm_ops(args: &[String]) -> Result<bool, String> {
     Ok(failed == 0)
 }
 
+const COUNTS_USAGE: &str = "usage: bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py [--valgrind BIN] [--work DIR] [--out FILE] [--root DIR] [--key KEY=VALUE]... [--rounds N] [--kinds native,wasm,wasmtime] ID...";
+
+/// `counts`: measures, prints the table, writes counts.json (Ok(false): a failure).
+fn counts(args: &[String]) -> Result<bool, String> {
+    use poseidon_benches::counts::{
+        counts_json, counts_text, file_sha256, source_sha256, Kind, Tools,
+    };
+    let mut opts: std::collections::BTreeMap<&str, String> = Default::default();
+    let (mut keys, mut ids) = (Vec::new(), Vec::new());
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().cloned().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--key" => keys.push(value()?),
+            "-h" | "--help" => return Err(String::new()),
+            o @ ("--native" | "--wasm" | "--python" | "--script" | "--valgrind" | "--work"
+            | "--out" | "--root" | "--rounds" | "--kinds") => {
+                opts.insert(&o[2..], value()?);
+            }
+            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
+            _ => ids.push(arg.clone()),
+        }
+    }
+    if ids.is_empty() {
+        return Err("no benchmark IDs given (count --list prints them)".into());
+    }
+    let take = |opts: &mut std::collections::BTreeMap<&str, String>, k: &str| {
+        opts.remove(k).ok_or(format!("--{k} is required"))
+    };
+    let rounds: usize = opts
+        .get("rounds")
+        .map_or(Ok(1), |r| r.parse())
+        .map_err(|_| "--rounds wants a number".to_owned())?;
+    let kinds = match opts.get("kinds") {
+        None => Kind::ALL.to_vec(),
+        Some(list) => list
+            .split(',')
+            .map(|k| match k {
+                "native" => Ok(Kind::Native),
+                "wasm" => Ok(Kind::WasmOperators),
+                "wasmtime" => Ok(Kind::Wasmtime),
+                _ => Err(format!(
+                    "--kinds: unknown kind {k} (native, wasm, wasmtime)"
+                )),
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let tools = Tools {
+        native: take(&mut opts, "native")?.into(),
+        wasm: take(&mut opts, "wasm")?.into(),
+        python: take(&mut opts, "python")?.into(),
+        script: take(&mut opts, "script")?.into(),
+        valgrind: opts
+            .remove("valgrind")
+            .unwrap_or_else(|| "valgrind".into())
+            .into(),
+        work: opts
+            .remove("work")
+            .unwrap_or_else(|| "target/counts/work".into())
+            .into(),
+        kinds,
+    };
+    let out = PathBuf::from(
+        opts.remove("out")
+            .unwrap_or_else(|| "target/counts/counts.json".into()),
+    );
+
+    // The key: every version and flag a count depends on.
+    let mut key = std::collections::BTreeMap::new();
+    for kv in &keys {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or(format!("--key wants KEY=VALUE, got {kv}"))?;
+        key.insert(k.to_owned(), v.to_owned());
+    }
+    if let Some(root) = opts.get("root") {
+        let root = std::path::Path::new(root);
+        key.insert("source_sha256".into(), source_sha256(root)?);
+        key.insert(
+            "cargo_lock_sha256".into(),
+            file_sha256(&root.join("Cargo.lock"))?,
+        );
+    }
+    let tool_line = |cmd: &mut std::process::Command, what: &str| -> Result<String, String> {
+        let o = cmd.output().map_err(|e| format!("{what}: {e}"))?;
+        if !o.status.success() {
+            return Err(format!(
+                "{what} failed: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            ));
+        }
+        Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    if tools.kinds.iter().any(|k| *k != Kind::WasmOperators) {
+        key.insert(
+            "valgrind".into(),
+            tool_line(
+                std::process::Command::new(&tools.valgrind).arg("--version"),
+                "valgrind --version",
+            )?,
+        );
+    }
+    if tools.kinds.iter().any(|k| *k != Kind::Native) {
+        let text = tool_line(
+            std::process::Command::new(&tools.python)
+                .arg(&tools.script)
+                .arg("key"),
+            "wasm-count.py key",
+        )?;
+        for line in text.lines() {
+            if let Some((k, v)) = line.split_once(' ') {
+                if k == "cranelift" && !tools.kinds.contains(&Kind::Wasmtime) {
+                    continue;
+                }
+                key.insert(k.to_owned(), v.to_owned());
+            }
+        }
+    }
+    if tools.kinds.contains(&Kind::Wasmtime) {
+        eprintln!(
+            "precompiling {} for the pinned target",
+            tools.wasm.display()
+        );
+        tools.precompile()?;
+    }
+
+    let (mut passed, mut failed) = (0usize, 0usize);
+    let mut first: Vec<Option<poseidon_benches::counts::Row>> = Vec::new();
+    for round in 1..=rounds {
+        for (i, id) in ids.iter().enumerate() {
+            eprintln!(
+                "counting {id}{}",
+                if rounds > 1 {
+                    format!(" (round {round} of {rounds})")
+                } else {
+                    String::new()
+                }
+            );
+            let m = tools.measure(id);
+            let row = match m {
+                Ok((row, _)) => Some(row),
+                Err(e) => {
+                    println!("FAIL  {e}");
+                    failed += 1;
+                    None
+                }
+            };
+            if round == 1 {
+                first.push(row);
+            } else if let (Some(a), Some(b)) = (&first[i], &row) {
+                if a == b {
+                    passed += 1;
+                    println!("ok    {id}: the same counts in round {round}, digests agree");
+                } else {
+                    failed += 1;
+                    println!(
+                        "FAIL  {id}: round 1 {:?}, round {round} {:?}",
+                        a.counts, b.counts
+                    );
+                }
+            }
+        }
+    }
+    let rows: Vec<_> = first.into_iter().flatten().collect();
+    print!("{}", counts_text(&rows));
+    // One line per ID and reason: which kinds are missing, and why.
+    for r in &rows {
+        let mut why: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (k, c) in &r.counts {
+            if let poseidon_benches::counts::Count::Missing(w) = c {
+                let w = w.lines().last().unwrap_or("");
+                match why.iter_mut().find(|(x, _)| *x == w) {
+                    Some((_, kinds)) => kinds.push(k.field()),
+                    None => why.push((w, vec![k.field()])),
+                }
+            }
+        }
+        for (w, kinds) in why {
+            println!("missing: {} ({}): {w}", r.id, kinds.join(", "));
+        }
+    }
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let text =
+        serde_json::to_string_pretty(&counts_json(&key, &rows)).expect("JSON values serialise");
+    std::fs::write(&out, text + "\n").map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
+    if rounds > 1 {
+        println!("{passed} passed, {failed} failed");
+    }
+    Ok(failed == 0)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "compare") {
+        return match compare(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(msg) if msg.is_empty() => {
+                println!("{COMPARE_USAGE}");
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("bench-report: {msg}\n{COMPARE_USAGE}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    if args.first().is_some_and(|a| a == "counts") {
+        return match counts(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(msg) if msg.is_empty() => {
+                println!("{COUNTS_USAGE}");
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("bench-report: {msg}\n{COUNTS_USAGE}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if args.first().is_some_and(|a| a == "wasm-ops") {
         return match wasm_ops(&args[1..]) {
             Ok(true) => ExitCode::SUCCESS,

@@ -45,7 +45,25 @@ pub struct Inputs {
     pub node24: PathBuf,
     /// Criterion arguments that keep the benchmark steps short.
     pub bench_args: String,
+    /// The counts' steps, when valgrind and the wasmtime package are here.
+    pub counts: Option<CountInputs>,
 }
+
+/// What the counts' steps (packages.counts, apps.counts) run on.
+pub struct CountInputs {
+    /// The count program, native.
+    pub native: PathBuf,
+    /// The count program, wasm32-wasip1.
+    pub wasm: PathBuf,
+    /// A site-packages directory holding the PyPI package wasmtime: with
+    /// /usr/bin/python3, the stand-in for the flake's Python with it.
+    pub site_packages: PathBuf,
+}
+
+/// The stand-in toolchain's `rustc --version`, expected in the counts' key.
+const STANDIN_RUSTC: &str = "rustc 1.95.0 (stand-in)";
+/// The benchmark the counts' steps count (the shortest).
+const COUNT_ID: &str = "Field/mul/u64";
 
 /// The user a build runs as (nixbld's stand-in) when this runs as root.
 const NOBODY: u32 = 65534;
@@ -236,6 +254,32 @@ impl Lab {
             &self.inp.bench_wasm,
             &self.pkg("poseidon-bench-wasm/bin/poseidon-bench.wasm"),
         )?;
+        write_exe(
+            &self.pkg("rust-toolchain/bin/rustc"),
+            &format!("#!/bin/sh\necho {}\n", quote(STANDIN_RUSTC)),
+        )?;
+        if let Some(c) = &self.inp.counts {
+            let valgrind = which("valgrind").ok_or("valgrind not found on PATH")?;
+            // Debian's valgrind is a script that runs "$0.bin": call it by its path.
+            write_exe(
+                &self.pkg("valgrind/bin/valgrind"),
+                &format!(
+                    "#!/bin/sh\nexec {} \"$@\"\n",
+                    quote(&valgrind.display().to_string())
+                ),
+            )?;
+            // python3.withPackages' stand-in: the system Python (readable by the
+            // build user, unlike a Python under /root) with the package's directory.
+            write_exe(
+                &self.pkg("python-counts/bin/python3"),
+                &format!(
+                    "#!/bin/sh\nPYTHONPATH={} exec /usr/bin/python3 \"$@\"\n",
+                    quote(&c.site_packages.display().to_string())
+                ),
+            )?;
+            place(&c.native, &self.pkg("poseidon-count/bin/count"))?;
+            place(&c.wasm, &self.pkg("poseidon-count-wasm/bin/count.wasm"))?;
+        }
         let me = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
         place(&me, &self.pkg("bench-report/bin/bench-report"))?;
         copy_dir(&self.inp.root.join("scripts"), &self.pkg("scripts"))?;
@@ -259,6 +303,11 @@ impl Lab {
             "nodejs_22",
             "nodejs_24",
             "alejandra",
+            "valgrind",
+            "python-counts",
+            "rust-toolchain",
+            "poseidon-count",
+            "poseidon-count-wasm",
             "poseidon",
             "poseidon-wasm",
             "poseidon-bench",
@@ -275,6 +324,10 @@ impl Lab {
                     Value::String(self.pkg(n).display().to_string()),
                 )
             })
+            .chain([(
+                "src".to_owned(),
+                Value::String(self.inp.root.display().to_string()),
+            )])
             .collect();
         let expr = format!(
             "import {}/nix/offline/eval.nix {{ standins = builtins.fromJSON {}; }}",
@@ -441,14 +494,16 @@ impl Lab {
     }
 
     /// A caller's environment with decoys: PATH and ~/.cargo/bin hold a wasmtime,
-    /// node, bash, rustc and cargo that leave a mark and fail.
+    /// node, bash, rustc, cargo, python3 and valgrind that leave a mark and fail.
     fn caller(&self, cmd: &mut Command) -> Result<PathBuf, String> {
         let home = self.inp.work.join("home");
         let decoys = self.inp.work.join("decoys");
         let mark = self.inp.work.join("decoy-called");
         let _ = fs::remove_file(&mark);
         for dir in [decoys.clone(), home.join(".cargo/bin")] {
-            for t in ["wasmtime", "node", "bash", "rustc", "cargo"] {
+            for t in [
+                "wasmtime", "node", "bash", "rustc", "cargo", "python3", "valgrind",
+            ] {
                 write_exe(
                     &dir.join(t),
                     &format!(
@@ -747,6 +802,12 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
         "apps.bench",
     );
 
+    if lab.inp.counts.is_some() {
+        count_checks(&mut r, &lab, &ev)?;
+    } else {
+        println!("skipped: the counts' steps (valgrind or the wasmtime package not here)");
+    }
+
     // The formatter with no arguments (defect 3).
     let f = &ev["formatter"];
     let w = lab.wrapper("nix-fmt", f, f["text"].as_str().unwrap_or(""))?;
@@ -771,6 +832,81 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
 
     println!("{} passed, {} failed", r.ok, r.bad);
     Ok(r.bad == 0)
+}
+
+/// counts.json of a counts step: COUNT_ID counted in every kind, with the key of
+/// the pinned tools (the stand-in rustc's --version, a source hash).
+fn counts_file_checks(r: &mut Report, path: &Path, what: &str) {
+    let j: Value = fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    let row = j["counts"]
+        .as_array()
+        .and_then(|l| l.iter().find(|e| e["id"] == COUNT_ID));
+    let counted = row.is_some_and(|e| {
+        [
+            "native_instructions",
+            "wasm_operators",
+            "wasmtime_instructions",
+        ]
+        .iter()
+        .all(|k| e[*k].as_u64().is_some_and(|n| n > 0))
+    });
+    r.check(
+        counted
+            && j["key"]["rustc"] == STANDIN_RUSTC
+            && j["key"]["source_sha256"].as_str().is_some_and(|h| h.len() == 64),
+        &format!("{what}: counts.json counts {COUNT_ID} natively, in Wasm operators and in wasmtime's code, keyed by the pinned tools"),
+        || format!("{}: {}", path.display(), serde_json::to_string(&j).unwrap_or_default()),
+    );
+}
+
+/// packages.counts in the sandbox and apps.counts among decoys, on one ID.
+fn count_checks(r: &mut Report, lab: &Lab, ev: &Value) -> Result<(), String> {
+    let filter = format!("^{COUNT_ID}$");
+    let drv = &ev["packages"]["counts"];
+    let b = lab.build_drv("counts", drv, "text", &[("countFilter", filter.clone())])?;
+    r.check(
+        b.ok && b.out.join("counts.json").is_file() && b.strays.is_empty(),
+        &format!("packages.counts in the sandbox ({filter}): counts.json, nothing outside $out"),
+        || {
+            format!(
+                "exit ok = {}, strays {:?}:\n{}",
+                b.ok,
+                b.strays,
+                tail(&b.text)
+            )
+        },
+    );
+    counts_file_checks(r, &b.out.join("counts.json"), "packages.counts");
+
+    let app = &ev["apps"]["counts"];
+    let w = lab.wrapper("counts", app, app["text"].as_str().unwrap_or(""))?;
+    let dir = lab.inp.work.join("counts-run");
+    let _ = fs::remove_dir_all(&dir);
+    io(&dir, fs::create_dir_all(&dir))?;
+    let mut cmd = Command::new(&w);
+    let mark = lab.caller(&mut cmd)?;
+    let o = cmd
+        .arg(&filter)
+        .current_dir(&dir)
+        .output()
+        .map_err(|e| format!("{}: {e}", w.display()))?;
+    let called = fs::read_to_string(&mark).unwrap_or_default();
+    r.check(
+        o.status.success() && called.is_empty(),
+        "apps.counts from a caller with decoy tools: runs, calls none of them",
+        || {
+            format!(
+                "exit {:?}, decoys called: {called:?}\n{}",
+                o.status.code(),
+                tail(&String::from_utf8_lossy(&o.stderr))
+            )
+        },
+    );
+    counts_file_checks(r, &dir.join("target/counts/counts.json"), "apps.counts");
+    Ok(())
 }
 
 #[cfg(test)]

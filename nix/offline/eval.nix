@@ -21,6 +21,7 @@
     "nodejs_24"
     "alejandra"
     "deadnix"
+    "valgrind"
   ];
   tools = builtins.listToAttrs (map (n: {
       name = n;
@@ -29,18 +30,23 @@
     names);
   lib = {
     fileset = {
-      # scripts/ and the vector files have stand-ins; the cargo source needs none.
+      # scripts/ and the vector files have stand-ins; the cargo source's (read by
+      # the counts for its hash) is the checkout.
       toSource = {root, ...}:
         {
           scripts = pkg "scripts";
           data = pkg "vectors";
         }
         .${baseNameOf root}
-        or "/nonexistent/src";
+        or (pkg "src");
       unions = l: l;
       fileFilter = _: dir: dir;
     };
     getVersion = d: d.version;
+    optionalAttrs = cond: attrs:
+      if cond
+      then attrs
+      else {};
     # The whole wrapper, so that its text, environment and inputs reach the result.
     getExe = d: d;
   };
@@ -68,7 +74,8 @@
     tools
     // {
       inherit lib craneLib runCommand writeShellApplication;
-      rustToolchain.version = "1.95.0";
+      rustToolchain = pkg "rust-toolchain" // {version = "1.95.0";};
+      countPython = pkg "python-counts";
       pins = {
         flake = "standin-flake";
         nixpkgs = "standin-nixpkgs";
