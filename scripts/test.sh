@@ -125,7 +125,7 @@ tool_checks() {
 # no __multi3. On the wasip1 bench modules and the package's simd and wide modules.
 wasm_instructions() {
     local probe=target/$WASM_TARGET/release/examples/u29_probe.wasm bench wide pkg=$ROOT/target/js-package/dist
-    local ops=$ROOT/target/release/bench-report k x4=(mul square dot3_add)
+    local ops=$ROOT/target/release/bench-report k x4=(mul square dot3_add dot2_add)
     cargo build -q --release -p poseidon --example u29_probe --target "$WASM_TARGET" &&
         cargo build -q --release -p poseidon-benches --bin bench-report &&
         bench=$(bench_binary --target "$WASM_TARGET") && wide=$(with_wide bench_binary --target "$WASM_TARGET") &&

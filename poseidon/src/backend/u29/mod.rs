@@ -63,16 +63,48 @@ pub trait Modulus29: Copy + fmt::Debug + Send + Sync + Eq + 'static {
     const FROM_INT: [u64; LIMBS] = pow2_mod(522, &Self::P);
     /// p in 64-bit limbs (the canonical range check).
     const P64: [u64; 4];
+
+    /// Runs [`permute_x4`] on the rescaled state when `params` are one of the
+    /// crate's own sets for this modulus, and says whether it did.
+    #[doc(hidden)]
+    fn permute_x4_own(
+        _params: &Params<Fe29<Self>>,
+        _states: &mut [[Fe29<Self>; WIDTH]; 4],
+    ) -> bool {
+        false
+    }
 }
 
 impl Modulus29 for Pallas {
     const P: [u64; LIMBS] = from_u64x4(&Self::P64);
     const P64: [u64; 4] = <FpMontConfig as MontConfig<4>>::MODULUS.0;
+
+    fn permute_x4_own(params: &Params<Fe29<Self>>, states: &mut [[Fe29<Self>; WIDTH]; 4]) -> bool {
+        if core::ptr::eq(params, &KIMCHI_FP) {
+            kimchi_fp::rounds_x4(params, states);
+        } else if core::ptr::eq(params, &LEGACY_FP) {
+            legacy_fp::rounds_x4(params, states);
+        } else {
+            return false;
+        }
+        true
+    }
 }
 
 impl Modulus29 for Vesta {
     const P: [u64; LIMBS] = from_u64x4(&Self::P64);
     const P64: [u64; 4] = <FqMontConfig as MontConfig<4>>::MODULUS.0;
+
+    fn permute_x4_own(params: &Params<Fe29<Self>>, states: &mut [[Fe29<Self>; WIDTH]; 4]) -> bool {
+        if core::ptr::eq(params, &KIMCHI_FQ) {
+            kimchi_fq::rounds_x4(params, states);
+        } else if core::ptr::eq(params, &LEGACY_FQ) {
+            legacy_fq::rounds_x4(params, states);
+        } else {
+            return false;
+        }
+        true
+    }
 }
 
 const _: () = assert!(is_pasta_shaped(&Pallas::P) && is_pasta_shaped(&Vesta::P));
@@ -514,6 +546,21 @@ macro_rules! u29_params {
                     { R.limb_shift[2] },
                 >(params, &RESCALED, state)
             }
+            /// The rescaled four-lane rounds for this set.
+            pub(super) fn rounds_x4(
+                params: &Params<Fe29<$modulus>>,
+                states: &mut [[Fe29<$modulus>; WIDTH]; 4],
+            ) {
+                permute_x4_rescaled::<
+                    $modulus,
+                    { R.column[0] },
+                    { R.column[1] },
+                    { R.column[2] },
+                    { R.limb_shift[0] },
+                    { R.limb_shift[1] },
+                    { R.limb_shift[2] },
+                >(params, &RESCALED, states)
+            }
         }
         static $name: Params<Fe29<$modulus>> = Params {
             set: $set,
@@ -645,7 +692,95 @@ where
 
 /// Four independent permutations at once, one per SIMD lane (`i32x4` limbs, extmul
 /// products; see `x4.rs`): the batch path of [`FieldArith::permute_many`] in Wasm.
+/// The crate's own parameter sets run on the rescaled state (six products per
+/// round in the linear layer, as the scalar rounds in Wasm), others nine.
 pub fn permute_x4<M: Modulus29>(params: &Params<Fe29<M>>, states: &mut [[Fe29<M>; WIDTH]; 4])
+where
+    Fe29<M>: FieldArith,
+{
+    if !M::permute_x4_own(params, states) {
+        permute_x4_general(params, states)
+    }
+}
+
+/// [`permute_x4`] on the rescaled state u = D·s (`params::rescale`): scaled in
+/// and the first constants added in scalar code (once per permutation), the
+/// rounds in lanes with [`x4::dot2_add`] per output, scaled out in scalar
+/// code. C0..C2 and S0..S2 as for [`rounds_rescaled`].
+fn permute_x4_rescaled<
+    M: Modulus29,
+    const C0: usize,
+    const C1: usize,
+    const C2: usize,
+    const S0: usize,
+    const S1: usize,
+    const S2: usize,
+>(
+    params: &Params<Fe29<M>>,
+    r: &Rescaled<M>,
+    states: &mut [[Fe29<M>; WIDTH]; 4],
+) where
+    Fe29<M>: FieldArith,
+{
+    let (first, _) = params.schedule();
+    for st in states.iter_mut() {
+        scale(st, &r.d);
+        if first.is_some() {
+            add_row(st, &r.rows[0]);
+        }
+    }
+    let skip = usize::from(first.is_some());
+    let pc = x4::modulus_limbs(&M::P);
+    let m: [[x4::Chunks4; WIDTH]; WIDTH] =
+        r.mds.map(|row| row.map(|e| x4::chunks(&x4::splat(&e.0))));
+    let mut s = join_x4(states);
+    let pow7 = params.set.sbox() == Sbox::Pow7;
+    for k in &r.rows[skip..] {
+        for x in s.iter_mut() {
+            *x = if pow7 {
+                x4::pow7(x, &pc)
+            } else {
+                x4::pow5(x, &pc)
+            };
+        }
+        let row = |i: usize, j: usize, shift: usize| {
+            let (a, b) = ((j + 1) % WIDTH, (j + 2) % WIDTH);
+            let (low8, high) = x4::place(&s[j], &x4::splat(&k[i].0), shift);
+            x4::dot2_add([&m[i][a], &m[i][b]], [&s[a], &s[b]], &low8, &high, &pc)
+        };
+        s = [row(0, C0, S0), row(1, C1, S1), row(2, C2, S2)];
+    }
+    split_x4(&s, states);
+    for st in states.iter_mut() {
+        scale(st, &r.d_inv);
+    }
+}
+
+/// Element i of the four states as lanes.
+fn join_x4<M: Modulus29>(states: &[[Fe29<M>; WIDTH]; 4]) -> [x4::Limbs4; WIDTH] {
+    core::array::from_fn(|i| {
+        states.iter().for_each(|st| st[i].check());
+        x4::join([
+            &states[0][i].0,
+            &states[1][i].0,
+            &states[2][i].0,
+            &states[3][i].0,
+        ])
+    })
+}
+
+/// The lanes back into the four states, normalized (`mul` outputs are).
+fn split_x4<M: Modulus29>(s: &[x4::Limbs4; WIDTH], states: &mut [[Fe29<M>; WIDTH]; 4]) {
+    for (i, x) in s.iter().enumerate() {
+        for (st, limbs) in states.iter_mut().zip(x4::split(x)) {
+            st[i] = Fe29::new(limbs);
+            st[i].check();
+        }
+    }
+}
+
+/// [`permute_x4`] for any parameters: the MDS product as three products per output.
+fn permute_x4_general<M: Modulus29>(params: &Params<Fe29<M>>, states: &mut [[Fe29<M>; WIDTH]; 4])
 where
     Fe29<M>: FieldArith,
 {
@@ -656,15 +791,7 @@ where
     let pc = x4::modulus_limbs(&M::P);
     let m: [[x4::Chunks4; WIDTH]; WIDTH] =
         params.mds.map(|r| r.map(|e| x4::chunks(&x4::splat(&e.0))));
-    let mut s: [x4::Limbs4; WIDTH] = core::array::from_fn(|i| {
-        states.iter().for_each(|st| st[i].check());
-        x4::join([
-            &states[0][i].0,
-            &states[1][i].0,
-            &states[2][i].0,
-            &states[3][i].0,
-        ])
-    });
+    let mut s = join_x4(states);
     let pow7 = params.set.sbox() == Sbox::Pow7;
     for row in rows {
         for x in s.iter_mut() {
@@ -676,12 +803,7 @@ where
         }
         s = core::array::from_fn(|i| x4::dot3_add(&m[i], &s, &x4::splat(&row[i].0), &pc));
     }
-    for (i, x) in s.iter().enumerate() {
-        for (st, limbs) in states.iter_mut().zip(x4::split(x)) {
-            st[i] = Fe29::new(limbs);
-            st[i].check();
-        }
-    }
+    split_x4(&s, states);
 }
 
 /// One permutation with two S-boxes (and two MDS rows) in SIMD lanes and the third

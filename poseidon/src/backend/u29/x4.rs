@@ -128,16 +128,19 @@ fn square_columns(a: &Limbs4) -> Columns4 {
 fn reduce_add(t: &Columns4, high: &Limbs4, pc: &ModulusLimbs4) -> Limbs4 {
     let mut m = [L4::ZERO; LIMBS];
     let mut carry = W4::ZERO;
+    // As in the scalar code: the terms known early first, the previous step's
+    // carry and m_{k−1}·p_1 last, which keeps the step-to-step dependency short.
     each!(k in [0 1 2 3 4 5 6 7 8] {
-        let mut acc = t[k].add(carry);
+        let mut early = t[k];
         each!(j in [2 3 4] {
             if j <= k {
-                acc = acc.add(m[k - j].mul(pc[j]));
+                early = early.add(m[k - j].mul(pc[j]));
             }
         });
         if k == 8 {
-            acc = acc.add(m[0].widen().shl(22)); // m_0 · p_8, p_8 = 2^22
+            early = early.add(m[0].widen().shl(22)); // m_0 · p_8, p_8 = 2^22
         }
+        let mut acc = early.add(carry);
         if k >= 1 {
             acc = acc.add(m[k - 1].mul(pc[1]));
         }
@@ -212,4 +215,46 @@ pub(crate) fn dot3_add(
         acc = chunk_products_add(acc, &m[j], &chunks(&s[j]));
     });
     reduce_add(&karatsuba_columns(&acc), k, pc)
+}
+
+/// Output i of the rescaled linear layer in every lane (the scalar
+/// `mix_row_rescaled`): `ma·sa + mb·sb`, two Karatsuba products (≤ 18 products
+/// < 2^58 per column), plus `low8` in column 8 and `high` as in [`reduce_add`].
+/// The caller places the power-of-two entry's element there ([`place`]). One
+/// kernel for every output, set and field: the engines' code for a round stays
+/// small. Output < 2^257, a `mul` input, as in the scalar code.
+#[inline(never)]
+pub(crate) fn dot2_add(
+    m: [&Chunks4; 2],
+    s: [&Limbs4; 2],
+    low8: &L4,
+    high: &Limbs4,
+    pc: &ModulusLimbs4,
+) -> Limbs4 {
+    let (m, pc) = black_box((m, pc));
+    let acc = chunk_products_add([[W4::ZERO; 5]; 6], m[0], &chunks(s[0]));
+    let acc = chunk_products_add(acc, m[1], &chunks(s[1]));
+    let mut t = karatsuba_columns(&acc);
+    t[LIMBS - 1] = t[LIMBS - 1].add_l4(*low8);
+    reduce_add(&t, high, pc)
+}
+
+/// The power-of-two term 2^(−29·shift)·x and the constant k, placed for
+/// [`dot2_add`] (x normalized, k below p): shift 0 adds x to the high part
+/// (limbs < 2^30, as the scalar code's columns 9..17 get them); shift 1 puts
+/// limb 0 into column 8 and the others into the high part one limb down.
+#[inline(always)]
+pub(crate) fn place(x: &Limbs4, k: &Limbs4, shift: usize) -> (L4, Limbs4) {
+    let mut high = *k;
+    if shift == 0 {
+        each!(l in [0 1 2 3 4 5 6 7 8] {
+            high[l] = high[l].add(x[l]);
+        });
+        (L4::ZERO, high)
+    } else {
+        each!(l in [0 1 2 3 4 5 6 7] {
+            high[l] = high[l].add(x[l + 1]);
+        });
+        (x[0], high)
+    }
 }
