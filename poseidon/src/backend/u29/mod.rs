@@ -75,37 +75,47 @@ pub trait Modulus29: Copy + fmt::Debug + Send + Sync + Eq + 'static {
     }
 }
 
-impl Modulus29 for Pallas {
-    const P: [u64; LIMBS] = from_u64x4(&Self::P64);
-    const P64: [u64; 4] = <FpMontConfig as MontConfig<4>>::MODULUS.0;
+/// The `Modulus29` impl of a Pasta prime: its ark-ff modulus, and the dispatch of
+/// [`permute_x4`] to the rescaled rounds of the crate's own two sets for it.
+macro_rules! modulus29 {
+    ($modulus:ty, $config:ty, $kimchi:ident, $legacy:ident, $kimchi_t:ident, $legacy_t:ident) => {
+        impl Modulus29 for $modulus {
+            const P: [u64; LIMBS] = from_u64x4(&Self::P64);
+            const P64: [u64; 4] = <$config as MontConfig<4>>::MODULUS.0;
 
-    fn permute_x4_own(params: &Params<Fe29<Self>>, states: &mut [[Fe29<Self>; WIDTH]; 4]) -> bool {
-        if core::ptr::eq(params, &KIMCHI_FP) {
-            kimchi_fp::rounds_x4(params, states);
-        } else if core::ptr::eq(params, &LEGACY_FP) {
-            legacy_fp::rounds_x4(params, states);
-        } else {
-            return false;
+            fn permute_x4_own(
+                params: &Params<Fe29<Self>>,
+                states: &mut [[Fe29<Self>; WIDTH]; 4],
+            ) -> bool {
+                if core::ptr::eq(params, &$kimchi) {
+                    $kimchi_t::rounds_x4(params, states);
+                } else if core::ptr::eq(params, &$legacy) {
+                    $legacy_t::rounds_x4(params, states);
+                } else {
+                    return false;
+                }
+                true
+            }
         }
-        true
-    }
+    };
 }
 
-impl Modulus29 for Vesta {
-    const P: [u64; LIMBS] = from_u64x4(&Self::P64);
-    const P64: [u64; 4] = <FqMontConfig as MontConfig<4>>::MODULUS.0;
-
-    fn permute_x4_own(params: &Params<Fe29<Self>>, states: &mut [[Fe29<Self>; WIDTH]; 4]) -> bool {
-        if core::ptr::eq(params, &KIMCHI_FQ) {
-            kimchi_fq::rounds_x4(params, states);
-        } else if core::ptr::eq(params, &LEGACY_FQ) {
-            legacy_fq::rounds_x4(params, states);
-        } else {
-            return false;
-        }
-        true
-    }
-}
+modulus29!(
+    Pallas,
+    FpMontConfig,
+    KIMCHI_FP,
+    LEGACY_FP,
+    kimchi_fp,
+    legacy_fp
+);
+modulus29!(
+    Vesta,
+    FqMontConfig,
+    KIMCHI_FQ,
+    LEGACY_FQ,
+    kimchi_fq,
+    legacy_fq
+);
 
 const _: () = assert!(is_pasta_shaped(&Pallas::P) && is_pasta_shaped(&Vesta::P));
 

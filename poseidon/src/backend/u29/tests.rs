@@ -348,15 +348,44 @@ fn canonical_conversions_fq() {
     canonical_conversions::<Fq, Vesta>();
 }
 
+/// Every limb at its maximum below p.
+fn top_below_p<M: Modulus29>() -> [u64; LIMBS] {
+    let mut top = [MASK; LIMBS];
+    top[8] = M::P[8] - 1;
+    top
+}
+
+/// The rows of `mds` and a constant row at [`top_below_p`].
+fn rows_and_top<M: Modulus29>(mds: &[[Fe29<M>; 3]; 3]) -> [[Fe29<M>; 3]; 4] {
+    [mds[0], mds[1], mds[2], [Fe29::new(top_below_p::<M>()); 3]]
+}
+
+/// The scalar rescaled output for power-of-two column `j` and limb shift `shift`.
+fn scalar_row<M: Modulus29>(
+    j: usize,
+    shift: usize,
+    m: &[Fe29<M>; 3],
+    s: &[Fe29<M>; 3],
+    k: &Fe29<M>,
+) -> Fe29<M> {
+    use super::mix_row_rescaled as row;
+    match (j, shift) {
+        (0, 0) => row::<M, 9, 0, 0>(m, s, k),
+        (0, _) => row::<M, 9, 0, 1>(m, s, k),
+        (1, 0) => row::<M, 9, 1, 0>(m, s, k),
+        (1, _) => row::<M, 9, 1, 1>(m, s, k),
+        (2, 0) => row::<M, 9, 2, 0>(m, s, k),
+        _ => row::<M, 9, 2, 1>(m, s, k),
+    }
+}
+
 /// One output of the rescaled linear layer for every column J and shift, at the
 /// input extremes: the field's value, and a valid `mul` input.
 fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus29>(mds: &[[Fe29<M>; 3]; 3]) {
-    use super::mix_row_rescaled as row;
     let xs = patterns(MASK, (1 << 24) - 1);
     // A constant row with every limb at its maximum below p, beside the real ones.
-    let mut top = [MASK; LIMBS];
-    top[8] = M::P[8] - 1;
-    let rows = [mds[0], mds[1], mds[2], [Fe29::new(top); 3]];
+    let top = top_below_p::<M>();
+    let rows = rows_and_top(mds);
     let shift_factor = |shift: u32| F::from(2u64).pow([u64::from(29 * (9 - shift))]);
     for (n, w) in xs.windows(3).enumerate() {
         let s = [Fe29::<M>::new(w[0]), Fe29::new(w[1]), Fe29::new(w[2])];
@@ -370,14 +399,7 @@ fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus29>(mds: &[[Fe29<M>; 3]; 
         let k = Fe29::<M>::new(k);
         for j in 0..3 {
             for shift in 0..2u32 {
-                let out = match (j, shift) {
-                    (0, 0) => row::<M, 9, 0, 0>(m, &s, &k),
-                    (0, _) => row::<M, 9, 0, 1>(m, &s, &k),
-                    (1, 0) => row::<M, 9, 1, 0>(m, &s, &k),
-                    (1, _) => row::<M, 9, 1, 1>(m, &s, &k),
-                    (2, 0) => row::<M, 9, 2, 0>(m, &s, &k),
-                    _ => row::<M, 9, 2, 1>(m, &s, &k),
-                };
+                let out = scalar_row(j, shift as usize, m, &s, &k);
                 let (a, b) = ((j + 1) % 3, (j + 2) % 3);
                 let v = |e: &Fe29<M>| value::<F>(&e.0);
                 let want =
@@ -399,13 +421,11 @@ fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus29>(mds: &[[Fe29<M>; 3]; 
 /// scalar `mix_row_rescaled`, lane by lane, for every column and shift, on the
 /// same extremes (each lane its own state and constant).
 fn four_lane_rescaled_row_matches_scalar<M: Modulus29>(mds: &[[Fe29<M>; 3]; 3]) {
-    use super::mix_row_rescaled as row;
     use super::x4;
     let pc = x4::modulus_limbs(&M::P);
     let xs = patterns(MASK, (1 << 24) - 1);
-    let mut top = [MASK; LIMBS];
-    top[8] = M::P[8] - 1;
-    let rows = [mds[0], mds[1], mds[2], [Fe29::new(top); 3]];
+    let top = top_below_p::<M>();
+    let rows = rows_and_top(mds);
     for n in 0..xs.len() {
         let m = &rows[n % rows.len()];
         let s: [[Fe29<M>; 3]; 4] = core::array::from_fn(|l| {
@@ -434,14 +454,7 @@ fn four_lane_rescaled_row_matches_scalar<M: Modulus29>(mds: &[[Fe29<M>; 3]; 3]) 
                     &pc,
                 ));
                 for l in 0..4 {
-                    let want = match (j, shift) {
-                        (0, 0) => row::<M, 9, 0, 0>(m, &s[l], &k[l]),
-                        (0, _) => row::<M, 9, 0, 1>(m, &s[l], &k[l]),
-                        (1, 0) => row::<M, 9, 1, 0>(m, &s[l], &k[l]),
-                        (1, _) => row::<M, 9, 1, 1>(m, &s[l], &k[l]),
-                        (2, 0) => row::<M, 9, 2, 0>(m, &s[l], &k[l]),
-                        _ => row::<M, 9, 2, 1>(m, &s[l], &k[l]),
-                    };
+                    let want = scalar_row(j, shift, m, &s[l], &k[l]);
                     assert_eq!(
                         got[l], want.0,
                         "state {n}, column {j}, shift {shift}, lane {l}"
