@@ -3,6 +3,10 @@
 // one page in headless Chromium and resolves with the JSON the page POSTs to
 // /report. Used by browser-check.mjs and bench-browser.mjs. CHROMIUM=path
 // overrides the browser; the profile lives in .chromium-profile beside this file.
+// A page may POST the name of the stage it starts to /progress: a timeout then says
+// where the page stood. A page that does not report within the time (seen once in
+// CI, on a loaded machine, with a fresh profile) is opened once more; a page that
+// hangs fails twice, and the result says so.
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -18,10 +22,23 @@ const isolation = { "cross-origin-opener-policy": "same-origin", "cross-origin-e
 
 // page: a path below the package, e.g. "browser/index.html"; flags: more Chromium
 // options (e.g. --js-flags=--wasm-wide-arithmetic).
-export async function runPage(page, { timeoutMs = 60_000, flags: extra = [] } = {}) {
-  let done;
+export async function runPage(page, options = {}) {
+  const first = await openPage(page, options);
+  if (!first.timedOut) return first;
+  console.error(`(${page}: ${first.error}; opening it once more)`);
+  return { ...(await openPage(page, options)), first_try: first.error };
+}
+
+async function openPage(page, { timeoutMs = 180_000, flags: extra = [] } = {}) {
+  let done, stage;
   const reported = new Promise((r) => (done = r));
   const server = createServer(async (req, res) => {
+    if (req.method === "POST" && req.url === "/progress") {
+      stage = "";
+      for await (const chunk of req) stage += chunk;
+      res.end("ok");
+      return;
+    }
     if (req.method === "POST" && req.url === "/report") {
       let body = "";
       for await (const chunk of req) body += chunk;
@@ -41,18 +58,25 @@ export async function runPage(page, { timeoutMs = 60_000, flags: extra = [] } = 
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${server.address().port}/${page}`;
-  // No background connections: this machine's network is closed.
-  const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+  // No background connections: this machine's network is closed. Shared memory
+  // through /tmp: a container's /dev/shm may be too small for o1js's workers.
+  const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
   const chrome = spawn(browser, [...flags, ...extra, "--user-data-dir=" + resolve(js, ".chromium-profile"), url], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
   chrome.stderr.on("data", (d) => (stderr += d));
   chrome.on("error", (e) => done({ error: `cannot start ${browser}: ${e.message}` }));
-  const timeout = setTimeout(() => done({ error: `no report within ${timeoutMs / 1000} s`, stderr: stderr.slice(-2000) }), timeoutMs);
+  const exited = new Promise((r) => chrome.on("close", r));
+  // A browser that quits before the page reports has failed like a timeout (retried).
+  exited.then((code) => done({ error: `${browser} exited (${code}) before the page reported${stage ? `; last stage begun: ${stage}` : ""}`, timedOut: true, stage, stderr: stderr.slice(-2000) }));
+  const seconds = timeoutMs / 1000;
+  const timeout = setTimeout(() => done({ error: `no report within ${seconds} s${stage ? `; last stage begun: ${stage}` : ""}`, timedOut: true, stage, stderr: stderr.slice(-2000) }), timeoutMs);
   const report = await reported;
   clearTimeout(timeout);
+  // The next page reuses the profile: wait (a little) for this browser to let go of it.
   chrome.kill();
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   server.close();
   return report;
 }
