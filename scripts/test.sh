@@ -49,73 +49,32 @@ step() {
 
 native_tool=$ROOT/target/release/poseidon
 wasm_tool=$ROOT/target/$WASM_TARGET/release/poseidon.wasm
-native() { "$native_tool" "$@"; }
-wasm() { wasmtime run --dir=. "$wasm_tool" "$@"; }
-nodewasi() { bash "$SCRIPTS/node-runner.sh" "$wasm_tool" "$@"; }
-
-vector_files=(poseidon/tests/data/kimchi.json poseidon/tests/data/legacy.json)
+report=$ROOT/target/release/bench-report
 shared=$ROOT/../shared/vectors
 
-# expect RUNTIME STATUS TEXT ARGS...: the tool exits with STATUS and says TEXT.
-expect() {
-    local rt=$1 want=$2 text=$3 out rc
-    shift 3
-    out=$("$rt" "$@" 2>&1)
-    rc=$?
-    if [ "$rc" -eq "$want" ] && grep -qF -- "$text" <<<"$out"; then
-        echo "ok    $rt poseidon $* -> exit $rc: $(head -n1 <<<"$out")"
-        return 0
-    fi
-    echo "FAIL  $rt poseidon $*: exit $rc (want $want), output lacks \"$text\":"
-    echo "$out"
-    return 1
-}
-
-# The tool on one runtime: vectors, bad input, and the permutation files that the
-# native tool wrote (so the wasm tool re-checks native results).
+# The tool on one runtime (bench-report tool-checks: bad input and every backend):
+# the vectors, ../shared's when present, and the permutation files that the native
+# tool wrote (so the wasm tools re-check native results).
 tool_checks() {
-    local rt=$1 ok=0 bad=0 p=01000000ed302d991bf94c09fc98462200000000000000000000000000000040
-    local x=f2eee8d8f6e5fb182c610cae6c5393fce69dc4d900e7b4923b074e54ad00fb36
-    local files=("${vector_files[@]}" target/test-logs/kimchi-permutation.json target/test-logs/kimchi-fq-permutation.json)
-    local extra=()
-    [ "$rt" = wasm ] && [ -d "$shared" ] && extra=(--dir="$shared::shared-vectors")
-    if [ "$rt" = wasm ]; then
-        [ -d "$shared" ] && files+=(shared-vectors/kimchi.json shared-vectors/legacy.json)
-        wasmtime run --dir=. "${extra[@]}" "$wasm_tool" check "${files[@]}" || bad=1
-    elif [ "$rt" = nodewasi ]; then
+    local files=(poseidon/tests/data/kimchi.json poseidon/tests/data/legacy.json
+        target/test-logs/kimchi-permutation.json target/test-logs/kimchi-fq-permutation.json)
+    local tool=("$native_tool") extra=()
+    case $1 in
+    wasm)
+        [ -d "$shared" ] && extra=(--dir="$shared::shared-vectors") &&
+            files+=(shared-vectors/kimchi.json shared-vectors/legacy.json)
+        tool=(wasmtime run --dir=. "${extra[@]}" "$wasm_tool") ;;
+    nodewasi)
         # node:wasi preopens only the working directory: check copies of the shared files.
-        if [ -d "$shared" ]; then
-            mkdir -p target/test-logs/shared-vectors &&
-                cp "$shared/kimchi.json" "$shared/legacy.json" target/test-logs/shared-vectors/ &&
-                files+=(target/test-logs/shared-vectors/kimchi.json target/test-logs/shared-vectors/legacy.json)
-        fi
-        nodewasi check "${files[@]}" || bad=1
-    else
-        [ -d "$shared" ] && files+=("$shared/kimchi.json" "$shared/legacy.json")
-        native check "${files[@]}" || bad=1
-    fi
-    for c in \
-        "2|not a canonical element of fp|hash $p" \
-        "2|odd number of hex digits|hash abc" \
-        "2|invalid hex digit|hash --field fq zz" \
-        "2|unknown parameter set \"sha\"|hash --params sha" \
-        "2|exactly 3 elements|permute $x" \
-        "2|unknown command|frobnicate" \
-        "1|cannot read|check no-such-file.json" \
-        "1|malformed vector 1|check poseidon/tests/data/bad/non-canonical.json" \
-        "1|1 of 2 vectors failed|check poseidon/tests/data/bad/wrong-output.json" \
-        "2|unknown backend|check --backend fast poseidon/tests/data/kimchi.json" \
-        "0|12 passed, 0 failed|check --backend reference ${vector_files[*]}" \
-        "0|12 passed, 0 failed|check --backend u29 ${vector_files[*]}" \
-        "0|12 passed, 0 failed|check --backend u29x2 ${vector_files[*]}" \
-        "0|12 passed, 0 failed|check --backend u64 ${vector_files[*]}" \
-        "0|12 passed, 0 failed|check --backend u52 ${vector_files[*]}"; do
-        IFS='|' read -r status text args <<<"$c"
-        # shellcheck disable=SC2086 # args are words by design
-        if expect "$rt" "$status" "$text" $args; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
-    done
-    echo "$ok passed, $bad failed"
-    [ "$bad" -eq 0 ]
+        [ -d "$shared" ] && mkdir -p target/test-logs/shared-vectors &&
+            cp "$shared/kimchi.json" "$shared/legacy.json" target/test-logs/shared-vectors/ &&
+            files+=(target/test-logs/shared-vectors/kimchi.json target/test-logs/shared-vectors/legacy.json)
+        tool=(bash "$SCRIPTS/node-runner.sh" "$wasm_tool") ;;
+    *) [ -d "$shared" ] && files+=("$shared/kimchi.json" "$shared/legacy.json") ;;
+    esac
+    local checks=()
+    for f in "${files[@]}"; do checks+=(--check "$f"); done
+    "$report" tool-checks "${checks[@]}" -- "${tool[@]}"
 }
 
 # The instructions the compiler chose, per function (bench-report wasm-ops): the u29
@@ -125,7 +84,7 @@ tool_checks() {
 # no __multi3. On the wasip1 bench modules and the package's simd and wide modules.
 wasm_instructions() {
     local probe=target/$WASM_TARGET/release/examples/u29_probe.wasm bench wide pkg=$ROOT/target/js-package/dist
-    local ops=$ROOT/target/release/bench-report k x4=(mul square dot3_add dot2_add)
+    local ops=$report k x4=(mul square dot3_add dot2_add)
     cargo build -q --release -p poseidon --example u29_probe --target "$WASM_TARGET" &&
         cargo build -q --release -p poseidon-benches --bin bench-report &&
         bench=$(bench_binary --target "$WASM_TARGET") && wide=$(with_wide bench_binary --target "$WASM_TARGET") &&
@@ -137,21 +96,6 @@ wasm_instructions() {
         "$ops" wasm-ops "$bench" --expect "*: call:__multi3>0" "${simd_expect[@]}" &&
         "$ops" wasm-ops "$pkg/poseidon-simd.wasm" "${simd_expect[@]}" &&
         "$ops" wasm-ops "$wide" "${wide_expect[@]}" && "$ops" wasm-ops "$pkg/poseidon-wide.wasm" "${wide_expect[@]}"
-}
-
-# Permutation vector files from the native tool, for both fields.
-write_permutation_files() {
-    local field name in out zero
-    zero=$(printf '0%.0s' {1..64})
-    for field in fp fq; do
-        name=kimchi-permutation
-        [ "$field" = fq ] && name=kimchi-fq-permutation
-        in=("$(native hash --field $field)" "$(native hash --field $field --params legacy)" "$(native hash --field $field "$zero")")
-        mapfile -t out < <(native permute --field $field "${in[@]}") || return 1
-        printf '{"name": "%s", "test_vectors": [{"input": ["%s", "%s", "%s"], "output": ["%s", "%s", "%s"]}]}\n' \
-            "$name" "${in[@]}" "${out[@]}" >"target/test-logs/$name.json"
-    done
-    echo "wrote target/test-logs/kimchi-permutation.json and kimchi-fq-permutation.json"
 }
 
 # The JavaScript package, on a copy under target/ (js_package_copy): build the
@@ -263,8 +207,9 @@ step "backend tests $WASM_TARGET without simd128 (wasmtime)" \
 step "tests $WASM_TARGET with +wide-arithmetic (wasmtime -W wide-arithmetic=y)" \
     with_wide env WASMTIME_FLAGS="-W wide-arithmetic=y" cargo test -p poseidon --target "$WASM_TARGET"
 step "build tool host" cargo build --release -p poseidon --bin poseidon
+step "build bench-report host" cargo build --release -p poseidon-benches --bin bench-report
 step "build tool $WASM_TARGET" cargo build --release -p poseidon --bin poseidon --target "$WASM_TARGET"
-step "permutation files (native tool)" write_permutation_files
+step "permutation files (native tool)" "$report" permutation-files target/test-logs -- "$native_tool"
 step "poseidon check host" tool_checks native
 step "poseidon check $WASM_TARGET (wasmtime)" tool_checks wasm
 if have_node node; then

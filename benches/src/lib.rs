@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 pub mod counts;
 #[cfg(unix)]
 pub mod sandbox;
+pub mod tool_checks;
 pub mod upstream;
 pub mod wasm_ops;
 

@@ -442,6 +442,42 @@ fn nix_sandbox(_: &[String]) -> Result<bool, String> {
 
 const WASM_OPS_USAGE: &str = "usage: bench-report wasm-ops MODULE [--function SUBSTRING]... [--expect 'SUBSTRING: OP=N' | 'SUBSTRING: OP>N']...";
 
+const TOOL_USAGE: &str = "usage: bench-report tool-checks [--check FILE]... -- TOOL...\n       bench-report permutation-files DIR -- TOOL...\n(TOOL: the command that runs the poseidon tool, e.g. wasmtime run --dir=. poseidon.wasm)";
+
+/// `tool-checks` and `permutation-files`: the words before `--` and TOOL after it.
+fn tool_args(args: &[String]) -> Result<(&[String], &[String]), String> {
+    let at = args.iter().position(|a| a == "--");
+    match at {
+        _ if args.iter().any(|a| a == "-h" || a == "--help") && at.is_none() => Err(String::new()),
+        Some(at) if at + 1 < args.len() => Ok((&args[..at], &args[at + 1..])),
+        _ => Err("TOOL is missing: give it after --".into()),
+    }
+}
+
+/// `tool-checks`: Ok(false) when a check failed.
+fn tool_checks(args: &[String]) -> Result<bool, String> {
+    let (own, tool) = tool_args(args)?;
+    let mut files = Vec::new();
+    let mut it = own.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--check" => files.push(it.next().ok_or("--check needs a file")?.clone()),
+            s => return Err(format!("unknown argument {s}")),
+        }
+    }
+    poseidon_benches::tool_checks::tool_checks(tool, &files)
+}
+
+/// `permutation-files DIR -- TOOL...`.
+fn permutation_files(args: &[String]) -> Result<bool, String> {
+    let (own, tool) = tool_args(args)?;
+    let [dir] = own else {
+        return Err("permutation-files takes one DIR".into());
+    };
+    poseidon_benches::tool_checks::permutation_files(tool, std::path::Path::new(dir))?;
+    Ok(true)
+}
+
 /// `wasm-ops`: the table, or the expectations' verdict (Ok(false): one failed).
 fn wasm_ops(args: &[String]) -> Result<bool, String> {
     use poseidon_benches::wasm_ops::{function_ops, table, Expectation};
@@ -683,47 +719,30 @@ fn counts(args: &[String]) -> Result<bool, String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().is_some_and(|a| a == "compare") {
-        return match compare(&args[1..]) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::FAILURE,
-            Err(msg) if msg.is_empty() => {
-                println!("{COMPARE_USAGE}");
-                ExitCode::SUCCESS
-            }
-            Err(msg) => {
-                eprintln!("bench-report: {msg}\n{COMPARE_USAGE}");
-                ExitCode::from(2)
-            }
-        };
-    }
-    if args.first().is_some_and(|a| a == "counts") {
-        return match counts(&args[1..]) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::FAILURE,
-            Err(msg) if msg.is_empty() => {
-                println!("{COUNTS_USAGE}");
-                ExitCode::SUCCESS
-            }
-            Err(msg) => {
-                eprintln!("bench-report: {msg}\n{COUNTS_USAGE}");
-                ExitCode::from(2)
-            }
-        };
-    }
-    if args.first().is_some_and(|a| a == "wasm-ops") {
-        return match wasm_ops(&args[1..]) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::FAILURE,
-            Err(msg) if msg.is_empty() => {
-                println!("{WASM_OPS_USAGE}");
-                ExitCode::SUCCESS
-            }
-            Err(msg) => {
-                eprintln!("bench-report: {msg}\n{WASM_OPS_USAGE}");
-                ExitCode::from(2)
-            }
-        };
+    // Subcommands: Ok(false) is a failed check (exit 1), an empty error asks for the usage.
+    type Command = fn(&[String]) -> Result<bool, String>;
+    let commands: [(&str, Command, &str); 5] = [
+        ("compare", compare, COMPARE_USAGE),
+        ("counts", counts, COUNTS_USAGE),
+        ("wasm-ops", wasm_ops, WASM_OPS_USAGE),
+        ("tool-checks", tool_checks, TOOL_USAGE),
+        ("permutation-files", permutation_files, TOOL_USAGE),
+    ];
+    for (name, command, usage) in commands {
+        if args.first().is_some_and(|a| a == name) {
+            return match command(&args[1..]) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::FAILURE,
+                Err(msg) if msg.is_empty() => {
+                    println!("{usage}");
+                    ExitCode::SUCCESS
+                }
+                Err(msg) => {
+                    eprintln!("bench-report: {msg}\n{usage}");
+                    ExitCode::from(2)
+                }
+            };
+        }
     }
     if args.first().is_some_and(|a| a == "nix-sandbox") {
         return match nix_sandbox(&args[1..]) {
