@@ -235,6 +235,9 @@ else
     say "no Node >= 20 on PATH: skipping the tests under node:wasi"
 fi
 step "wasm instructions of the hot functions (bench modules, package modules)" wasm_instructions
+step "f64x2 lane products (the probe of the README) against ark-ff (wasmtime)" \
+    bash -c "cargo build -q --release -p poseidon --example f64x2_probe --target $WASM_TARGET &&
+        wasmtime run target/$WASM_TARGET/release/examples/f64x2_probe.wasm 1000"
 if ensure_apt valgrind valgrind; then
     step "counts: the same exact counts twice, native and Wasm digests agree (callgrind natively and of wasmtime's code, wasmtime fuel)" \
         bash "$SCRIPTS/counts.sh" --check

@@ -1,0 +1,223 @@
+//! A measured dead end, kept so that it can be measured again: Montgomery
+//! multiplication of two Fp elements at once in `f64x2` lanes (11 limbs of 24 bits,
+//! R = 2^264), against the scalar `u29` product. Every limb product is below 2^48
+//! and every column below 2^53, so the float arithmetic is exact integer arithmetic.
+//! It checks the lanes against ark-ff on seeded and edge inputs, then times chains
+//! of dependent multiplications (README, "Products in f64x2 lanes"):
+//!
+//! ```sh
+//! cargo build --release -p poseidon --example f64x2_probe --target wasm32-wasip1
+//! wasmtime run target/wasm32-wasip1/release/examples/f64x2_probe.wasm [N]
+//! scripts/node-runner.sh target/wasm32-wasip1/release/examples/f64x2_probe.wasm [N]
+//! ```
+//! Built with `RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd"` the lanes use
+//! `f64x2.relaxed_madd` (run with `wasmtime run -W relaxed-simd=y`; Node 22+).
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod lanes {
+    use core::arch::wasm32::*;
+
+    pub const L: usize = 11;
+    /// Pallas p in 24-bit limbs: p ≡ 1 (mod 2^24), limbs 6..9 are zero.
+    const P: [f64; L] = [
+        1.0, 3206400.0, 1808685.0, 609529.0, 4626684.0, 34.0, 0.0, 0.0, 0.0, 0.0, 16384.0,
+    ];
+    /// Two elements, limb i of each in lane 0 and lane 1 of `v[i]`.
+    pub type E = [v128; L];
+
+    #[inline(always)]
+    fn madd(a: v128, b: v128, c: v128) -> v128 {
+        #[cfg(target_feature = "relaxed-simd")]
+        {
+            f64x2_relaxed_madd(a, b, c)
+        }
+        #[cfg(not(target_feature = "relaxed-simd"))]
+        {
+            f64x2_add(f64x2_mul(a, b), c)
+        }
+    }
+
+    /// a·b·2^−264 mod p (below p + 2^246), lanes apart. Inputs: limbs below 2^24.
+    #[inline(never)]
+    pub fn mul(a: &E, b: &E) -> E {
+        let z = f64x2_splat(0.0);
+        // Columns: at most 11 products and 6 reduction terms below 2^48, plus a carry
+        // below 2^29: below 2^53.
+        let mut t = [z; 2 * L];
+        for i in 0..L {
+            for j in 0..L {
+                t[i + j] = madd(a[i], b[j], t[i + j]);
+            }
+        }
+        let inv = f64x2_splat(1.0 / 16777216.0);
+        let r = f64x2_splat(16777216.0);
+        for i in 0..L {
+            // m = ⌈t/2^24⌉·2^24 − t in [0, 2^24): t + m·p_0 = ⌈t/2^24⌉·2^24.
+            let c = f64x2_ceil(f64x2_mul(t[i], inv));
+            let m = f64x2_sub(f64x2_mul(c, r), t[i]);
+            t[i + 1] = f64x2_add(t[i + 1], c);
+            for j in 1..6 {
+                t[i + j] = madd(m, f64x2_splat(P[j]), t[i + j]);
+            }
+            t[i + 10] = madd(m, f64x2_splat(P[10]), t[i + 10]);
+        }
+        let mut out = [z; L];
+        let mut carry = z;
+        for k in 0..L - 1 {
+            let v = f64x2_add(t[L + k], carry);
+            let q = f64x2_floor(f64x2_mul(v, inv));
+            out[k] = f64x2_sub(v, f64x2_mul(q, r));
+            carry = q;
+        }
+        out[L - 1] = carry;
+        out
+    }
+
+    pub fn from_ints(x: [[u64; 4]; 2]) -> E {
+        let limb = |x: &[u64; 4], i: usize| {
+            let (bit, word) = (24 * i % 64, 24 * i / 64);
+            let lo = x[word] >> bit;
+            let hi = if bit > 40 && word < 3 {
+                x[word + 1] << (64 - bit)
+            } else {
+                0
+            };
+            ((lo | hi) & 0xff_ffff) as f64
+        };
+        core::array::from_fn(|i| f64x2(limb(&x[0], i), limb(&x[1], i)))
+    }
+
+    /// The two lanes as integers (the limbs must be integers below 2^24, the top one
+    /// below 2^16: asserted).
+    pub fn to_ints(e: &E) -> [[u64; 4]; 2] {
+        let lane = |l: usize| {
+            let mut x = [0u64; 4];
+            for (i, v) in e.iter().enumerate() {
+                let f = if l == 0 {
+                    f64x2_extract_lane::<0>(*v)
+                } else {
+                    f64x2_extract_lane::<1>(*v)
+                };
+                let bound = if i == L - 1 { 65536.0 } else { 16777216.0 };
+                assert!(f >= 0.0 && f < bound && f.fract() == 0.0, "limb {i} = {f}");
+                let (bit, word) = (24 * i % 64, 24 * i / 64);
+                x[word] |= (f as u64) << bit;
+                if bit > 40 && word < 3 {
+                    x[word + 1] |= (f as u64) >> (64 - bit);
+                }
+            }
+            x
+        };
+        [lane(0), lane(1)]
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn main() {
+    use ark_ff::{Field, PrimeField};
+    use poseidon::backend::u29::Fp29;
+    use poseidon::{FieldArith, Fp};
+    use rand::{Rng, SeedableRng};
+    use std::time::Instant;
+
+    let n: u32 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
+    // Any 256-bit integer, reduced mod p.
+    let fe = |x: [u64; 4]| {
+        Fp::from_le_bytes_mod_order(&x.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>())
+    };
+    let r_inv = Fp::from(2u64)
+        .pow([264])
+        .inverse()
+        .expect("2 is invertible");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
+    let below_p = |rng: &mut rand::rngs::StdRng| fe(rng.gen::<[u64; 4]>()).into_bigint().0;
+    let pm = |k: u64| -Fp::from(k);
+    let edges = [
+        [0; 4],
+        [1, 0, 0, 0],
+        pm(1).into_bigint().0,
+        pm(2).into_bigint().0,
+        [u64::MAX, u64::MAX, u64::MAX, u64::MAX >> 1],
+        [u64::MAX; 4],
+    ];
+    let mut bad = 0;
+    for k in 0..2000 {
+        let a = [
+            if k < 36 {
+                edges[k % 6]
+            } else {
+                below_p(&mut rng)
+            },
+            below_p(&mut rng),
+        ];
+        let b = [
+            if k < 36 {
+                edges[k / 6]
+            } else {
+                below_p(&mut rng)
+            },
+            below_p(&mut rng),
+        ];
+        let got = lanes::to_ints(&lanes::mul(&lanes::from_ints(a), &lanes::from_ints(b)));
+        for l in 0..2 {
+            let want = fe(a[l]) * fe(b[l]) * r_inv;
+            let below = got[l][3] < 1 << 63;
+            if fe(got[l]) != want || !below {
+                bad += 1;
+            }
+        }
+    }
+    println!("f64x2 Montgomery products against ark-ff (2,000 pairs, two lanes each):");
+    println!("{} passed, {bad} failed", 4000 - bad);
+
+    let time = |f: &dyn Fn() -> u64| {
+        let mut t: Vec<f64> = (0..5)
+            .map(|_| {
+                let s = Instant::now();
+                std::hint::black_box(f());
+                s.elapsed().as_secs_f64() * 1e9
+            })
+            .collect();
+        t.sort_by(f64::total_cmp);
+        t[2]
+    };
+    let (a0, b0) = (
+        [below_p(&mut rng), below_p(&mut rng)],
+        [below_p(&mut rng), below_p(&mut rng)],
+    );
+    let lanes_ns = time(&|| {
+        let (mut a, b) = (lanes::from_ints(a0), lanes::from_ints(b0));
+        for _ in 0..n {
+            a = lanes::mul(&std::hint::black_box(a), &b);
+        }
+        lanes::to_ints(&a)[0][0]
+    }) / (2.0 * n as f64);
+    let scalar_ns = time(&|| {
+        let (mut a, b) = (
+            Fp29::from_canonical(a0[0]).unwrap(),
+            Fp29::from_canonical(b0[0]).unwrap(),
+        );
+        for _ in 0..n {
+            a = std::hint::black_box(a).mul(b);
+        }
+        a.to_canonical()[0]
+    }) / n as f64;
+    let madd = if cfg!(target_feature = "relaxed-simd") {
+        "f64x2.relaxed_madd"
+    } else {
+        "f64x2.mul + f64x2.add"
+    };
+    println!("per field multiplication, median of 5 chains of {n}: f64x2 ({madd}) {lanes_ns:.1} ns, u29 scalar {scalar_ns:.1} ns, f64x2 / u29 {:.2}", lanes_ns / scalar_ns);
+    if bad > 0 {
+        std::process::exit(1);
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn main() {
+    eprintln!("f64x2_probe: build it for wasm32 with simd128 (see the file's header)");
+    std::process::exit(2);
+}
