@@ -170,8 +170,13 @@ fn main() {
             }
         }
     }
-    println!("f64x2 Montgomery products against ark-ff (2,000 pairs, two lanes each):");
-    println!("{} passed, {bad} failed", 4000 - bad);
+    // One check for make test's count, as each differential test is one.
+    println!("f64x2 Montgomery products against ark-ff: 4000 compared, {bad} wrong");
+    println!(
+        "{} passed, {} failed",
+        u8::from(bad == 0),
+        u8::from(bad > 0)
+    );
 
     let time = |f: &dyn Fn() -> u64| {
         let mut t: Vec<f64> = (0..5)
