@@ -67,11 +67,11 @@ async function openPage(page, { timeoutMs = 180_000, flags: extra = [] } = {}) {
   let stderr = "";
   chrome.stderr.on("data", (d) => (stderr += d));
   chrome.on("error", (e) => done({ error: `cannot start ${browser}: ${e.message}` }));
+  // No report: a timeout, or a browser that quit first (both retried by runPage).
+  const silent = (what) => done({ error: what + (stage ? `; last stage begun: ${stage}` : ""), timedOut: true, stage, stderr: stderr.slice(-2000) });
   const exited = new Promise((r) => chrome.on("close", r));
-  // A browser that quits before the page reports has failed like a timeout (retried).
-  exited.then((code) => done({ error: `${browser} exited (${code}) before the page reported${stage ? `; last stage begun: ${stage}` : ""}`, timedOut: true, stage, stderr: stderr.slice(-2000) }));
-  const seconds = timeoutMs / 1000;
-  const timeout = setTimeout(() => done({ error: `no report within ${seconds} s${stage ? `; last stage begun: ${stage}` : ""}`, timedOut: true, stage, stderr: stderr.slice(-2000) }), timeoutMs);
+  exited.then((code) => silent(`${browser} exited (${code}) before the page reported`));
+  const timeout = setTimeout(() => silent(`no report within ${timeoutMs / 1000} s`), timeoutMs);
   const report = await reported;
   clearTimeout(timeout);
   // The next page reuses the profile: wait (a little) for this browser to let go of it.

@@ -86,7 +86,6 @@ wasm_instructions() {
     local probe=target/$WASM_TARGET/release/examples/u29_probe.wasm bench wide pkg=$ROOT/target/js-package/dist
     local ops=$report k x4=(mul square dot3_add dot2_add)
     cargo build -q --release -p poseidon --example u29_probe --target "$WASM_TARGET" &&
-        cargo build -q --release -p poseidon-benches --bin bench-report &&
         bench=$(bench_binary --target "$WASM_TARGET") && wide=$(with_wide bench_binary --target "$WASM_TARGET") &&
         { [ -f "$pkg/poseidon-wide.wasm" ] || node "$ROOT/js/build.mjs" --out "$ROOT/target/js-package"; } || return 1
     local simd_expect=(--expect "3u292x4: I64x2Mul=0" --expect "3u292x4: call:__multi3=0")

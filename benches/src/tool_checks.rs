@@ -80,7 +80,7 @@ pub fn cases() -> Vec<Case> {
 }
 
 /// Runs TOOL with `args`: exit status (−1 when killed) and stdout then stderr.
-fn run(tool: &[String], args: &[String]) -> Result<(i32, String), String> {
+fn run<S: AsRef<std::ffi::OsStr>>(tool: &[String], args: &[S]) -> Result<(i32, String), String> {
     let (program, pre) = tool.split_first().ok_or("no TOOL command given")?;
     let out = Command::new(program)
         .args(pre)
@@ -111,8 +111,8 @@ pub fn check_case(tool: &[String], case: &Case) -> Result<String, String> {
 pub fn tool_checks(tool: &[String], files: &[String]) -> Result<bool, String> {
     let (mut passed, mut failed) = (0, 0);
     if !files.is_empty() {
-        let args: Vec<String> = std::iter::once("check".to_owned())
-            .chain(files.iter().cloned())
+        let args: Vec<&str> = std::iter::once("check")
+            .chain(files.iter().map(String::as_str))
             .collect();
         // Its own "N passed, M failed" line counts the vectors.
         let (status, out) = run(tool, &args)?;
@@ -144,17 +144,17 @@ pub fn tool_checks(tool: &[String], files: &[String]) -> Result<bool, String> {
 /// nothing, legacy of nothing, kimchi of zero), the outputs TOOL's permutation.
 pub fn permutation_files(tool: &[String], dir: &std::path::Path) -> Result<(), String> {
     let zero = "0".repeat(64);
+    // TOOL's output words; an error when it fails.
+    let ask = |args: &[&str]| -> Result<Vec<String>, String> {
+        match run(tool, args)? {
+            (0, out) => Ok(out.split_whitespace().map(str::to_owned).collect()),
+            (status, out) => Err(format!("poseidon {}: exit {status}: {out}", args.join(" "))),
+        }
+    };
     for (field, name) in [
         ("fp", "kimchi-permutation"),
         ("fq", "kimchi-fq-permutation"),
     ] {
-        let ask = |args: &[&str]| -> Result<Vec<String>, String> {
-            let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
-            match run(tool, &args)? {
-                (0, out) => Ok(out.split_whitespace().map(str::to_owned).collect()),
-                (status, out) => Err(format!("poseidon {}: exit {status}: {out}", args.join(" "))),
-            }
-        };
         let mut input = ask(&["hash", "--field", field])?;
         input.extend(ask(&["hash", "--field", field, "--params", "legacy"])?);
         input.extend(ask(&["hash", "--field", field, &zero])?);

@@ -73,16 +73,18 @@ mod lanes {
         out
     }
 
+    /// Where 24-bit limb i sits in four 64-bit words: its word, its bit there, and
+    /// whether it runs on into the next word.
+    fn at(i: usize) -> (usize, usize, bool) {
+        let (word, bit) = (24 * i / 64, 24 * i % 64);
+        (word, bit, bit > 40 && word < 3)
+    }
+
     pub fn from_ints(x: [[u64; 4]; 2]) -> E {
         let limb = |x: &[u64; 4], i: usize| {
-            let (bit, word) = (24 * i % 64, 24 * i / 64);
-            let lo = x[word] >> bit;
-            let hi = if bit > 40 && word < 3 {
-                x[word + 1] << (64 - bit)
-            } else {
-                0
-            };
-            ((lo | hi) & 0xff_ffff) as f64
+            let (word, bit, spills) = at(i);
+            let hi = if spills { x[word + 1] << (64 - bit) } else { 0 };
+            (((x[word] >> bit) | hi) & 0xff_ffff) as f64
         };
         core::array::from_fn(|i| f64x2(limb(&x[0], i), limb(&x[1], i)))
     }
@@ -100,9 +102,9 @@ mod lanes {
                 };
                 let bound = if i == L - 1 { 65536.0 } else { 16777216.0 };
                 assert!(f >= 0.0 && f < bound && f.fract() == 0.0, "limb {i} = {f}");
-                let (bit, word) = (24 * i % 64, 24 * i / 64);
+                let (word, bit, spills) = at(i);
                 x[word] |= (f as u64) << bit;
-                if bit > 40 && word < 3 {
+                if spills {
                     x[word + 1] |= (f as u64) >> (64 - bit);
                 }
             }
