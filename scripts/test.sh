@@ -234,9 +234,10 @@ else
     say "no Node >= 20 on PATH: skipping the tests under node:wasi"
 fi
 step "wasm instructions of the hot functions (bench modules, package modules)" wasm_instructions
-step "f64x2 lane products (the probe of the README) against ark-ff (wasmtime)" \
-    bash -c "cargo build -q --release -p poseidon --example f64x2_probe --target $WASM_TARGET &&
-        wasmtime run target/$WASM_TARGET/release/examples/f64x2_probe.wasm 1000"
+step "lane probes of the README (f64x2; i32x4.dot_i16x8_s) against ark-ff and the permutation (wasmtime)" \
+    bash -c "cargo build -q --release -p poseidon --example f64x2_probe --example dot_probe --target $WASM_TARGET &&
+        wasmtime run target/$WASM_TARGET/release/examples/f64x2_probe.wasm 1000 &&
+        wasmtime run target/$WASM_TARGET/release/examples/dot_probe.wasm 6400"
 if ensure_apt valgrind valgrind; then
     step "counts: the same exact counts twice, native and Wasm digests agree (callgrind natively and of wasmtime's code, wasmtime fuel)" \
         bash "$SCRIPTS/counts.sh" --check

@@ -3,7 +3,8 @@
 //! R = 2^264), against the scalar `u29` product. Every limb product is below 2^48
 //! and every column below 2^53, so the float arithmetic is exact integer arithmetic.
 //! It checks the lanes against ark-ff on seeded and edge inputs, then times chains
-//! of dependent multiplications (README, "Products in f64x2 lanes"):
+//! of dependent multiplications, and three independent products at a time: all
+//! scalar, or two in lanes beside one scalar (README, "Products in f64x2 lanes"):
 //!
 //! ```sh
 //! cargo build --release -p poseidon --example f64x2_probe --target wasm32-wasip1
@@ -40,6 +41,12 @@ mod lanes {
     /// a·b·2^−264 mod p (below p + 2^246), lanes apart. Inputs: limbs below 2^24.
     #[inline(never)]
     pub fn mul(a: &E, b: &E) -> E {
+        mul_inline(a, b)
+    }
+
+    /// [`mul`], inlined where it is called.
+    #[inline(always)]
+    pub fn mul_inline(a: &E, b: &E) -> E {
         let z = f64x2_splat(0.0);
         // Columns: at most 11 products and 6 reduction terms below 2^48, plus a carry
         // below 2^29: below 2^53.
@@ -212,12 +219,46 @@ fn main() {
         }
         a.to_canonical()[0]
     }) / n as f64;
+    // Throughput rather than latency: three independent products per step, either
+    // all scalar or two in lanes beside one scalar product in the same function (the
+    // float ports beside the integer multiplier).
+    #[inline(never)]
+    fn three(x: &mut [Fp29; 3], b: Fp29) {
+        for y in x.iter_mut() {
+            *y = y.mul(b);
+        }
+    }
+    #[inline(never)]
+    fn two_and_one(x: &mut lanes::E, y: &mut Fp29, bl: &lanes::E, b: Fp29) {
+        *x = lanes::mul_inline(x, bl);
+        *y = y.mul(b);
+    }
+    let scalar3_ns = time(&|| {
+        let b = Fp29::from_canonical(b0[0]).unwrap();
+        let mut x = [a0[0], a0[1], b0[1]].map(|a| Fp29::from_canonical(a).unwrap());
+        for _ in 0..n {
+            three(std::hint::black_box(&mut x), b);
+        }
+        x[0].to_canonical()[0]
+    }) / (3.0 * n as f64);
+    let mixed_ns = time(&|| {
+        let (mut x, bl) = (lanes::from_ints(a0), lanes::from_ints(b0));
+        let (mut y, b) = (
+            Fp29::from_canonical(b0[1]).unwrap(),
+            Fp29::from_canonical(b0[0]).unwrap(),
+        );
+        for _ in 0..n {
+            two_and_one(std::hint::black_box(&mut x), &mut y, &bl, b);
+        }
+        lanes::to_ints(&x)[0][0] ^ y.to_canonical()[0]
+    }) / (3.0 * n as f64);
     let madd = if cfg!(target_feature = "relaxed-simd") {
         "f64x2.relaxed_madd"
     } else {
         "f64x2.mul + f64x2.add"
     };
     println!("per field multiplication, median of 5 chains of {n}: f64x2 ({madd}) {lanes_ns:.1} ns, u29 scalar {scalar_ns:.1} ns, f64x2 / u29 {:.2}", lanes_ns / scalar_ns);
+    println!("three independent products: three u29 {scalar3_ns:.1} ns, two in f64x2 lanes + one u29 {mixed_ns:.1} ns per product, mixed / u29 {:.2}", mixed_ns / scalar3_ns);
     if bad > 0 {
         std::process::exit(1);
     }
