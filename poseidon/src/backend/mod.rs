@@ -12,6 +12,8 @@
 //! field, name them in a [`Backend`](crate::Backend), add it to the
 //! differential tests and to the benchmark list (`benches/benches/poseidon.rs`).
 
+use crate::params::{ParamSet, Params};
+
 /// The element operations of a wrapper type `Outer(Inner)` that only schedules the
 /// permutation differently (`U29x2` over `u29`, `U52` over `u64`): each one is the
 /// inner type's. Used inside an `impl FieldArith for Outer<…>` block.
@@ -113,6 +115,24 @@ pub(crate) const fn join_limbs<const N: usize>(x: &[u64; N], bits: u32) -> [u64;
         i += 1;
     }
     out
+}
+
+/// Which of a representation's two parameter statics `params` is, if either. By
+/// address: only the crate's own constants may take rounds specialised to them (a
+/// copy with other constants takes the general rounds).
+#[inline(always)]
+pub(crate) fn own_set<E>(
+    params: &Params<E>,
+    kimchi: &Params<E>,
+    legacy: &Params<E>,
+) -> Option<ParamSet> {
+    if core::ptr::eq(params, kimchi) {
+        Some(ParamSet::Kimchi)
+    } else if core::ptr::eq(params, legacy) {
+        Some(ParamSet::Legacy)
+    } else {
+        None
+    }
 }
 
 pub mod reference;

@@ -37,6 +37,7 @@ use self::arith::{
     reduce_below_2p, sub_if_ge, sub_plus_8p, times, to_u64x4, LIMBS,
 };
 use self::x2::Limbs2;
+use super::own_set;
 pub use super::{Pallas, Vesta};
 use crate::field::{Backend, FieldArith};
 use crate::fields::{FpMontConfig, FqMontConfig};
@@ -87,12 +88,10 @@ macro_rules! modulus29 {
                 params: &Params<Fe29<Self>>,
                 states: &mut [[Fe29<Self>; WIDTH]; 4],
             ) -> bool {
-                if core::ptr::eq(params, &$kimchi) {
-                    $kimchi_t::rounds_x4(params, states);
-                } else if core::ptr::eq(params, &$legacy) {
-                    $legacy_t::rounds_x4(params, states);
-                } else {
-                    return false;
+                match own_set(params, &$kimchi, &$legacy) {
+                    Some(ParamSet::Kimchi) => $kimchi_t::rounds_x4(params, states),
+                    Some(ParamSet::Legacy) => $legacy_t::rounds_x4(params, states),
+                    None => return false,
                 }
                 true
             }
@@ -476,12 +475,10 @@ macro_rules! u29_field {
             #[inline]
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
                 if cfg!(target_arch = "wasm32") {
-                    if core::ptr::eq(params, &$kimchi) {
-                        $kimchi_t::rounds(params, state)
-                    } else if core::ptr::eq(params, &$legacy) {
-                        $legacy_t::rounds(params, state)
-                    } else {
-                        rounds_general(params, state)
+                    match own_set(params, &$kimchi, &$legacy) {
+                        Some(ParamSet::Kimchi) => $kimchi_t::rounds(params, state),
+                        Some(ParamSet::Legacy) => $legacy_t::rounds(params, state),
+                        None => rounds_general(params, state),
                     }
                 } else {
                     let rows = params.schedule().1;

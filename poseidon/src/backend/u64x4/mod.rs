@@ -34,7 +34,7 @@ use self::arith::{
     add_mod, bound, dot2_shift_add, dot3_add, is_pasta_shaped, mont_mul, mont_mul_lazy as mul,
     mont_square, mont_square_lazy as sq, sub_mod, LIMBS,
 };
-use super::is_below;
+use super::{is_below, own_set};
 pub use super::{Pallas, Vesta};
 use crate::field::{Backend, FieldArith};
 use crate::fields::{FpMontConfig, FqMontConfig};
@@ -394,21 +394,17 @@ macro_rules! u64_field {
             /// statics; other parameters are data for the general rounds.
             #[inline]
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
-                if !is_own(params, &$kimchi.params, &$legacy.params) {
-                    return crate::permutation::rounds(params, state);
-                }
-                match params.set {
-                    ParamSet::Kimchi => $kimchi_t::permute(state),
-                    ParamSet::Legacy => $legacy_t::permute(state),
+                match own_set(params, &$kimchi.params, &$legacy.params) {
+                    Some(ParamSet::Kimchi) => $kimchi_t::permute(state),
+                    Some(ParamSet::Legacy) => $legacy_t::permute(state),
+                    None => crate::permutation::rounds(params, state),
                 }
             }
             fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
-                if !is_own(params, &$kimchi.params, &$legacy.params) {
-                    return permute_many_portable(params, states);
-                }
-                match params.set {
-                    ParamSet::Kimchi => permute_many(&$kimchi, states),
-                    ParamSet::Legacy => permute_many(&$legacy, states),
+                match own_set(params, &$kimchi.params, &$legacy.params) {
+                    Some(ParamSet::Kimchi) => permute_many(&$kimchi, states),
+                    Some(ParamSet::Legacy) => permute_many(&$legacy, states),
+                    None => permute_many_portable(params, states),
                 }
             }
             fn params(set: ParamSet) -> &'static Params<Self> {
@@ -522,12 +518,6 @@ fn permute52<M: Modulus64, const ROWS: usize>(
     Fe64::permute(&tables.params, state)
 }
 
-/// Whether `params` is one of the two statics (so its set's tables may stand in for it).
-#[inline(always)]
-fn is_own<E>(params: &Params<E>, kimchi: &Params<E>, legacy: &Params<E>) -> bool {
-    core::ptr::eq(params, kimchi) || core::ptr::eq(params, legacy)
-}
-
 macro_rules! u52_field {
     ($field:ty, $modulus:ty, $kimchi:ident, $legacy:ident, $kimchi52:ident, $legacy52:ident) => {
         impl FieldArith for Fe52<$modulus> {
@@ -538,25 +528,23 @@ macro_rules! u52_field {
             /// `params` are its statics; other parameters take the general rounds.
             #[inline]
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
-                if !is_own(params, &$kimchi52, &$legacy52) {
-                    return crate::permutation::rounds(params, state);
-                }
                 let mut s = state.map(|x| x.0);
-                match params.set {
-                    ParamSet::Kimchi => permute52(&$kimchi, &mut s),
-                    ParamSet::Legacy => permute52(&$legacy, &mut s),
+                match own_set(params, &$kimchi52, &$legacy52) {
+                    Some(ParamSet::Kimchi) => permute52(&$kimchi, &mut s),
+                    Some(ParamSet::Legacy) => permute52(&$legacy, &mut s),
+                    None => return crate::permutation::rounds(params, state),
                 }
                 *state = s.map(Fe52);
             }
             fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
-                if !is_own(params, &$kimchi52, &$legacy52) {
+                let Some(set) = own_set(params, &$kimchi52, &$legacy52) else {
                     return states
                         .iter_mut()
                         .for_each(|st| crate::permutation::rounds(params, st));
-                }
+                };
                 let mut s: Vec<[Fe64<$modulus>; WIDTH]> =
                     states.iter().map(|st| st.map(|x| x.0)).collect();
-                match params.set {
+                match set {
                     ParamSet::Kimchi => permute_many(&$kimchi, &mut s),
                     ParamSet::Legacy => permute_many(&$legacy, &mut s),
                 }
