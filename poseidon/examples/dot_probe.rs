@@ -223,21 +223,17 @@ mod lanes {
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod common;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn main() {
     use ark_ff::{Field, PrimeField};
-    use poseidon::backend::u29::Fp29;
+    use common::{count_arg, fe, median_ns};
     use poseidon::{FieldArith, Fp, ParamSet};
     use rand::{Rng, SeedableRng};
     use std::hint::black_box;
-    use std::time::Instant;
 
-    let n: u32 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(200_000);
-    let fe = |x: [u64; 4]| {
-        Fp::from_le_bytes_mod_order(&x.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>())
-    };
+    let n = count_arg(200_000);
     let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
     let mut below_p = || fe(rng.gen::<[u64; 4]>()).into_bigint().0;
 
@@ -305,32 +301,9 @@ fn main() {
     let failed = bad + wrong > 0;
     println!("{} passed, {} failed", u8::from(!failed), u8::from(failed));
 
-    let time = |f: &dyn Fn() -> u64| {
-        let mut t: Vec<f64> = (0..5)
-            .map(|_| {
-                let s = Instant::now();
-                black_box(f());
-                s.elapsed().as_secs_f64() * 1e9
-            })
-            .collect();
-        t.sort_by(f64::total_cmp);
-        t[2]
-    };
-    #[inline(never)]
-    fn three(x: &mut [Fp29; 3], b: Fp29) {
-        for y in x.iter_mut() {
-            *y = y.mul(b);
-        }
-    }
+    let time = median_ns;
     let (a, b) = ([below_p(), below_p(), below_p(), below_p()], below_p());
-    let scalar = time(&|| {
-        let b = Fp29::from_canonical(b).expect("below p");
-        let mut x = [a[0], a[1], a[2]].map(|a| Fp29::from_canonical(a).expect("below p"));
-        for _ in 0..n {
-            three(black_box(&mut x), b);
-        }
-        x[0].to_canonical()[0]
-    }) / (3 * n) as f64;
+    let scalar = common::u29_three_chains([a[0], a[1], a[2]], b, n);
     let dot = time(&|| {
         let b = lanes::from_ints([b; 4]);
         let mut x = lanes::from_ints(a);

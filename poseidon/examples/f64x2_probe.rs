@@ -122,21 +122,17 @@ mod lanes {
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod common;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn main() {
     use ark_ff::{Field, PrimeField};
+    use common::{count_arg, fe, median_ns};
     use poseidon::backend::u29::Fp29;
     use poseidon::{FieldArith, Fp};
     use rand::{Rng, SeedableRng};
-    use std::time::Instant;
 
-    let n: u32 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(1_000_000);
-    // Any 256-bit integer, reduced mod p.
-    let fe = |x: [u64; 4]| {
-        Fp::from_le_bytes_mod_order(&x.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>())
-    };
+    let n = count_arg(1_000_000);
     let r_inv = Fp::from(2u64)
         .pow([264])
         .inverse()
@@ -187,17 +183,7 @@ fn main() {
         u8::from(bad > 0)
     );
 
-    let time = |f: &dyn Fn() -> u64| {
-        let mut t: Vec<f64> = (0..5)
-            .map(|_| {
-                let s = Instant::now();
-                std::hint::black_box(f());
-                s.elapsed().as_secs_f64() * 1e9
-            })
-            .collect();
-        t.sort_by(f64::total_cmp);
-        t[2]
-    };
+    let time = median_ns;
     let (a0, b0) = (
         [below_p(&mut rng), below_p(&mut rng)],
         [below_p(&mut rng), below_p(&mut rng)],
@@ -223,24 +209,11 @@ fn main() {
     // all scalar or two in lanes beside one scalar product in the same function (the
     // float ports beside the integer multiplier).
     #[inline(never)]
-    fn three(x: &mut [Fp29; 3], b: Fp29) {
-        for y in x.iter_mut() {
-            *y = y.mul(b);
-        }
-    }
-    #[inline(never)]
     fn two_and_one(x: &mut lanes::E, y: &mut Fp29, bl: &lanes::E, b: Fp29) {
         *x = lanes::mul_inline(x, bl);
         *y = y.mul(b);
     }
-    let scalar3_ns = time(&|| {
-        let b = Fp29::from_canonical(b0[0]).unwrap();
-        let mut x = [a0[0], a0[1], b0[1]].map(|a| Fp29::from_canonical(a).unwrap());
-        for _ in 0..n {
-            three(std::hint::black_box(&mut x), b);
-        }
-        x[0].to_canonical()[0]
-    }) / (3.0 * n as f64);
+    let scalar3_ns = common::u29_three_chains([a0[0], a0[1], b0[1]], b0[0], n);
     let mixed_ns = time(&|| {
         let (mut x, bl) = (lanes::from_ints(a0), lanes::from_ints(b0));
         let (mut y, b) = (

@@ -1,0 +1,54 @@
+//! What the lane probes (`f64x2_probe`, `dot_probe`) share: their count argument,
+//! integers into Fp, a median timer and the scalar `u29` products they are held
+//! against.
+
+use ark_ff::PrimeField;
+use poseidon::backend::u29::Fp29;
+use poseidon::{FieldArith, Fp};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// The first argument as a count, else `default`.
+pub fn count_arg(default: u32) -> u32 {
+    std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Any 256-bit integer (64-bit limbs), reduced mod p.
+pub fn fe(x: [u64; 4]) -> Fp {
+    Fp::from_le_bytes_mod_order(&x.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>())
+}
+
+/// The median of five runs of `f`, in nanoseconds.
+pub fn median_ns(f: &dyn Fn() -> u64) -> f64 {
+    let mut t: Vec<f64> = (0..5)
+        .map(|_| {
+            let s = Instant::now();
+            black_box(f());
+            s.elapsed().as_secs_f64() * 1e9
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[2]
+}
+
+/// Three independent chains of `n` scalar `u29` products by `b` (integers below p),
+/// nanoseconds per product: the throughput the lanes must beat.
+pub fn u29_three_chains(a: [[u64; 4]; 3], b: [u64; 4], n: u32) -> f64 {
+    #[inline(never)]
+    fn step(x: &mut [Fp29; 3], b: Fp29) {
+        for y in x.iter_mut() {
+            *y = y.mul(b);
+        }
+    }
+    let elem = |x: [u64; 4]| Fp29::from_canonical(x).expect("below p");
+    median_ns(&|| {
+        let (mut x, b) = (a.map(elem), elem(b));
+        for _ in 0..n {
+            step(black_box(&mut x), b);
+        }
+        x[0].to_canonical()[0]
+    }) / (3.0 * f64::from(n))
+}
