@@ -139,15 +139,7 @@ fn main() {
         .expect("2 is invertible");
     let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
     let below_p = |rng: &mut rand::rngs::StdRng| fe(rng.gen::<[u64; 4]>()).into_bigint().0;
-    let pm = |k: u64| -Fp::from(k);
-    let edges = [
-        [0; 4],
-        [1, 0, 0, 0],
-        pm(1).into_bigint().0,
-        pm(2).into_bigint().0,
-        [u64::MAX, u64::MAX, u64::MAX, u64::MAX >> 1],
-        [u64::MAX; 4],
-    ];
+    let edges = common::edges();
     let mut bad = 0;
     for k in 0..2000 {
         let a = [
@@ -183,19 +175,18 @@ fn main() {
         u8::from(bad > 0)
     );
 
-    let time = median_ns;
     let (a0, b0) = (
         [below_p(&mut rng), below_p(&mut rng)],
         [below_p(&mut rng), below_p(&mut rng)],
     );
-    let lanes_ns = time(&|| {
+    let lanes_ns = median_ns(&|| {
         let (mut a, b) = (lanes::from_ints(a0), lanes::from_ints(b0));
         for _ in 0..n {
             a = lanes::mul(&std::hint::black_box(a), &b);
         }
         lanes::to_ints(&a)[0][0]
     }) / (2.0 * n as f64);
-    let scalar_ns = time(&|| {
+    let scalar_ns = median_ns(&|| {
         let (mut a, b) = (
             Fp29::from_canonical(a0[0]).unwrap(),
             Fp29::from_canonical(b0[0]).unwrap(),
@@ -214,7 +205,7 @@ fn main() {
         *y = y.mul(b);
     }
     let scalar3_ns = common::u29_three_chains([a0[0], a0[1], b0[1]], b0[0], n);
-    let mixed_ns = time(&|| {
+    let mixed_ns = median_ns(&|| {
         let (mut x, bl) = (lanes::from_ints(a0), lanes::from_ints(b0));
         let (mut y, b) = (
             Fp29::from_canonical(b0[1]).unwrap(),

@@ -1,5 +1,5 @@
 //! What the lane probes (`f64x2_probe`, `dot_probe`) share: their count argument,
-//! integers into Fp, a median timer and the scalar `u29` products they are held
+//! integers into Fp, edge inputs, a median timer and the scalar `u29` products they are held
 //! against.
 
 use ark_ff::PrimeField;
@@ -19,6 +19,20 @@ pub fn count_arg(default: u32) -> u32 {
 /// Any 256-bit integer (64-bit limbs), reduced mod p.
 pub fn fe(x: [u64; 4]) -> Fp {
     Fp::from_le_bytes_mod_order(&x.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>())
+}
+
+/// Edge inputs for the lane checks: 0, 1, p − 1, p − 2, 2^255 − 1 and 2^256 − 1 (every
+/// limb at its maximum).
+pub fn edges() -> [[u64; 4]; 6] {
+    let pm = |k: u64| (-Fp::from(k)).into_bigint().0;
+    [
+        [0; 4],
+        [1, 0, 0, 0],
+        pm(1),
+        pm(2),
+        [u64::MAX, u64::MAX, u64::MAX, u64::MAX >> 1],
+        [u64::MAX; 4],
+    ]
 }
 
 /// The median of five runs of `f`, in nanoseconds.
