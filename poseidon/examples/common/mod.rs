@@ -8,12 +8,22 @@ use poseidon::{FieldArith, Fp};
 use std::hint::black_box;
 use std::time::Instant;
 
-/// The first argument as a count, else `default`.
+/// The first argument as a count (at least 1), else `default`; anything else ends
+/// the probe with a usage line (exit 2).
 pub fn count_arg(default: u32) -> u32 {
-    std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(default)
+    let Some(arg) = std::env::args().nth(1) else {
+        return default;
+    };
+    match arg.parse::<u32>() {
+        Ok(n) if n > 0 => n,
+        _ => {
+            let probe = std::env::args().next().unwrap_or_default();
+            eprintln!(
+                "usage: {probe} [N]: N, the count to time, a whole number from 1 (got {arg:?})"
+            );
+            std::process::exit(2);
+        }
+    }
 }
 
 /// Any 256-bit integer (64-bit limbs), reduced mod p.
