@@ -188,8 +188,9 @@ ensure_apt() {
 # Nix for the offline flake checks: Debian's nix-bin (Nix 2.8).
 ensure_nix() { ensure_apt nix nix-bin; }
 
-# A copy of the JavaScript package in target/js-package, built (dist/) and with its
-# npm dev dependencies installed, so that nothing is written into js/. Prints its path.
+# A copy of the JavaScript package in target/js-package, with its npm dev dependencies
+# installed (binaryen's wasm-opt, which the build runs, among them) and built (dist/),
+# so that nothing is written into js/. Prints its path.
 # npm ci rejects the lock file for o1js's per-platform optional packages; the versions
 # are pinned by package.json (exact) and package-lock.json either way.
 js_package_copy() {
@@ -199,8 +200,8 @@ js_package_copy() {
             package.json package-lock.json test browser \
             build.mjs bench.mjs bench-browser.mjs bench-structures.mjs cases.mjs timing.mjs js-report.mjs \
             browser-server.mjs browser-check.mjs pack-check.mjs "$dir"/) &&
-        node "$ROOT/js/build.mjs" --out "$dir" >&2 &&
         (cd "$dir" && npm install --no-audit --no-fund >&2) &&
+        node "$ROOT/js/build.mjs" --out "$dir" >&2 &&
         printf '%s\n' "$dir"
 }
 

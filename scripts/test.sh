@@ -87,7 +87,7 @@ wasm_instructions() {
     local ops=$report k x4=(mul square dot3_add dot2_add)
     cargo build -q --release -p poseidon --example u29_probe --target "$WASM_TARGET" &&
         bench=$(bench_binary --target "$WASM_TARGET") && wide=$(with_wide bench_binary --target "$WASM_TARGET") &&
-        { [ -f "$pkg/poseidon-wide.wasm" ] || node "$ROOT/js/build.mjs" --out "$ROOT/target/js-package"; } || return 1
+        { [ -f "$pkg/poseidon-wide.wasm" ] || js_package_copy >/dev/null; } || return 1
     local simd_expect=(--expect "3u292x4: I64x2Mul=0" --expect "3u292x4: call:__multi3=0")
     for k in "${x4[@]}"; do simd_expect+=(--expect "3u292x4${#k}$k: I64x2ExtMulLowI32x4U>0"); done
     local wide_expect=(--expect "5u64x49kimchi_fp7permute: I64MulWideU>0" --expect "5u64x49kimchi_fp7permute: call:__multi3=0")
