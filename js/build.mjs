@@ -27,14 +27,14 @@ const arg = (name) => {
 };
 const pkg = arg("--out") ? resolve(arg("--out")) : here;
 const TARGET = "wasm32-unknown-unknown";
-// Measured under Node 24 against LLVM's output alone, and against -O2/-O3/-O4: -O4
-// gains as much for single permutations but slows the four-lane batch, -O3 gains
+// Measured under Node 24 (README, "Turboshaft and the order of the code"): 15% off
+// the permutation; -O4 gains as much there but slows the four-lane batch, -O3 gains
 // less. Names are kept (-g): `make test` finds the hot functions by name.
 const OPT_PASSES = ["-g", "-O2", "--flatten", "--simplify-locals-notee-nostructure", "--local-cse", "-O2"];
 const MODULES = {
   scalar: { dir: "target", rustflags: "", opt: true },
   simd: { dir: "target/js-simd", rustflags: "-C target-feature=+simd128", opt: true },
-  // Not through wasm-opt: no engine that runs the tests has wide arithmetic.
+  // Not through wasm-opt: no engine here runs it, so the passes' effect could not be weighed.
   wide: {
     dir: "target/js-wide",
     rustflags: '-C target-feature=+simd128 --cfg poseidon_backend="u64"',
