@@ -153,38 +153,10 @@ nix_sandbox() {
         --node22 target/nodes/22/bin/node --node24 target/nodes/24/bin/node ${counts[@]+"${counts[@]}"}
 }
 
-# make's ARGS reaches criterion as typed: regexes with ( | $ \ and quoted spaces.
+# make's ARGS reaches criterion as typed (bench-report make-args: regexes with ( | $ \,
+# quoted spaces, an unclosed quote).
 make_args_check() {
-    local ok=0 bad=0 c args want got
-    # shellcheck disable=SC2016 # the $ and backquotes are the point: they must stay literal
-    for c in \
-        'Poseidon/poseidon_hash_kimchi/(reference|upstream)$ => [Poseidon/poseidon_hash_kimchi/(reference|upstream)$]' \
-        '--quick permutation => [--quick][permutation]' \
-        "--measurement-time 10 'hash/u29 x' => [--measurement-time][10][hash/u29 x]" \
-        'a$b "c d" $(x) `y` \d+ => [a$b][c d][$(x)][`y`][\d+]' \
-        ' => '; do
-        args=${c% => *} want=${c##* => }
-        got=$(make -s --no-print-directory bench ARGS="$args" BENCH_PRINT_ARGS=1 | tr -d '\n')
-        if [ "$got" = "$want" ]; then
-            echo "ok    make bench ARGS='$args' -> $got"
-            ok=$((ok + 1))
-        else
-            echo "FAIL  make bench ARGS='$args' -> $got, want $want"
-            bad=$((bad + 1))
-        fi
-    done
-    got=$(BENCH_PRINT_ARGS=1 scripts/bench.sh --quick 'a|b c$' | tr -d '\n')
-    if [ "$got" = '[--quick][a|b c$]' ]; then ok=$((ok + 1)); echo "ok    scripts/bench.sh args -> $got"; else bad=$((bad + 1)); echo "FAIL  scripts/bench.sh args -> $got"; fi
-    # (not a pipeline: under pipefail make's failure would hide grep's match)
-    if got=$(make -s --no-print-directory bench ARGS="it's" BENCH_PRINT_ARGS=1 2>&1); then
-        bad=$((bad + 1)) && echo "FAIL  an unclosed quote was accepted: $got"
-    elif grep -q 'unclosed' <<<"$got"; then
-        ok=$((ok + 1)) && echo "ok    an unclosed quote is an error: ${got%%$'\n'*}"
-    else
-        bad=$((bad + 1)) && echo "FAIL  an unclosed quote is not reported: $got"
-    fi
-    echo "$ok passed, $bad failed"
-    [ "$bad" -eq 0 ]
+    cargo build -q --release -p poseidon-benches --bin bench-report && "$report" make-args --root "$ROOT"
 }
 
 step "fmt" cargo fmt --all -- --check

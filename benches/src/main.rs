@@ -45,6 +45,12 @@
 //! bench-report wasm-ops MODULE [--function SUBSTRING]... [--expect 'SUBSTRING: OP=N']...
 //! ```
 //! prints (or checks) the Wasm operators per function (see `poseidon_benches::wasm_ops`).
+//!
+//! ```text
+//! bench-report make-args [--root DIR]
+//! ```
+//! checks that `make bench ARGS='…'` reaches criterion as typed (see
+//! `poseidon_benches::make_args`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -442,6 +448,20 @@ fn nix_sandbox(_: &[String]) -> Result<bool, String> {
 
 const WASM_OPS_USAGE: &str = "usage: bench-report wasm-ops MODULE [--function SUBSTRING]... [--expect 'SUBSTRING: OP=N' | 'SUBSTRING: OP>N']...";
 
+const MAKE_ARGS_USAGE: &str =
+    "usage: bench-report make-args [--root DIR]   (DIR: the checkout, default .)";
+
+/// `make-args`: Ok(false) when a case failed.
+fn make_args(args: &[String]) -> Result<bool, String> {
+    let root = match args {
+        [] => PathBuf::from("."),
+        [flag, dir] if flag == "--root" => PathBuf::from(dir),
+        [h] if h == "-h" || h == "--help" => return Err(String::new()),
+        _ => return Err(format!("unexpected arguments: {}", args.join(" "))),
+    };
+    poseidon_benches::make_args::run(&root)
+}
+
 const TOOL_USAGE: &str = "usage: bench-report tool-checks [--check FILE]... -- TOOL...\n       bench-report permutation-files DIR -- TOOL...\n(TOOL: the command that runs the poseidon tool, e.g. wasmtime run --dir=. poseidon.wasm)";
 
 /// `tool-checks` and `permutation-files`: the words before `--` and TOOL after it.
@@ -721,8 +741,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Subcommands: Ok(false) is a failed check (exit 1), an empty error asks for the usage.
     type Command = fn(&[String]) -> Result<bool, String>;
-    let commands: [(&str, Command, &str); 5] = [
+    let commands: [(&str, Command, &str); 6] = [
         ("compare", compare, COMPARE_USAGE),
+        ("make-args", make_args, MAKE_ARGS_USAGE),
         ("counts", counts, COUNTS_USAGE),
         ("wasm-ops", wasm_ops, WASM_OPS_USAGE),
         ("tool-checks", tool_checks, TOOL_USAGE),
