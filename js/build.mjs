@@ -51,7 +51,8 @@ function wasmOpt() {
     const bin = resolve(dir, "node_modules/.bin/wasm-opt");
     if (existsSync(bin)) return bin;
   }
-  throw new Error(`wasm-opt not found: run \`npm install\` in ${pkg} (binaryen is a dev dependency) or set WASM_OPT`);
+  console.error(`build.mjs: wasm-opt not found: run \`npm install\` in ${here} (binaryen is a dev dependency) or set WASM_OPT`);
+  process.exit(2);
 }
 
 const optBin = Object.entries(MODULES).some(([n, m]) => m.opt && (!only || n === only)) ? wasmOpt() : null;
