@@ -15,7 +15,7 @@
 // the npm package binaryen (a dev dependency, exact version), or WASM_OPT.
 //   node js/build.mjs [--out DIR] [--only M]
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -69,7 +69,7 @@ for (const [name, m] of Object.entries(MODULES)) {
   const built = resolve(targetDir, TARGET, "release/poseidon_js.wasm");
   const out = resolve(pkg, `dist/poseidon-${name}.wasm`);
   if (m.opt) execFileSync(optBin, [...OPT_PASSES, built, "-o", out], { stdio: "inherit" });
-  else writeFileSync(out, readFileSync(built));
+  else copyFileSync(built, out);
   const bytes = readFileSync(out);
   writeFileSync(
     resolve(pkg, `dist/wasm-${name}.js`),

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// ARGS as typed, and what criterion must get (as `BENCH_PRINT_ARGS=1` prints it).
-pub const MAKE_CASES: [(&str, &str); 5] = [
+const MAKE_CASES: [(&str, &str); 5] = [
     (
         "Poseidon/poseidon_hash_kimchi/(reference|upstream)$",
         "[Poseidon/poseidon_hash_kimchi/(reference|upstream)$]",
@@ -28,7 +28,7 @@ pub const MAKE_CASES: [(&str, &str); 5] = [
 ];
 
 /// Arguments given to `scripts/bench.sh` directly, and what criterion must get.
-pub const SCRIPT_CASE: ([&str; 2], &str) = (["--quick", "a|b c$"], "[--quick][a|b c$]");
+const SCRIPT_CASE: ([&str; 2], &str) = (["--quick", "a|b c$"], "[--quick][a|b c$]");
 
 /// Counts the verdicts and prints one line for each.
 #[derive(Default)]
