@@ -10,6 +10,7 @@ import { runPage } from "./browser-server.mjs";
 const runs = [
   { module: "scalar", flags: [] },
   { module: "simd", flags: [] },
+  { module: "fma", flags: [] },
   { module: "wide", flags: ["--js-flags=--wasm-wide-arithmetic"] },
 ];
 let passed = 0, failed = 0;

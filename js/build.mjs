@@ -1,15 +1,20 @@
-// Builds the package's three wasm modules (cargo, wasm32-unknown-unknown, release)
+// Builds the package's four wasm modules (cargo, wasm32-unknown-unknown, release)
 // and writes, for each module M, dist/poseidon-M.wasm and dist/wasm-M.js (the same
 // bytes, base64, as an ES module) into the package directory: js/, or DIR (the
 // scripts use a copy under target/). `init()` loads the one the engine runs best.
 //   scalar  u29 arithmetic, plain Wasm (every engine)
-//   simd    the same, with +simd128: batches (hashMany) run four permutations in
+//   fma     the simd module with +relaxed-simd, its kimchi Fp permutation by a
+//           generated kernel (`bench-report fma-kernel --linked`: 52-bit limbs in
+//           f64x2 lanes, products split by f64x2.relaxed_madd) that binaryen's
+//           wasm-merge links in; Node 22+, Chrome 114+
+//   simd    the same without the kernel: batches (hashMany) run four permutations in
 //           i32x4 lanes with i64x2.extmul products
 //   wide    u64 arithmetic with +wide-arithmetic (i64.mul_wide_u): for engines that
 //           have it (Firefox 155+, Chrome behind --wasm-wide-arithmetic). Only crate
 //           poseidon gets the feature (scripts/rustc-wide.sh) and LTO is off: LLVM 22
 //           miscompiles some other code with it (see the README).
-// The scalar and simd modules then go through binaryen's wasm-opt (OPT_PASSES): V8's
+// The scalar, simd and fma modules then go through binaryen's wasm-opt (OPT_PASSES; for
+// fma the Rust part only, the kernel keeps the order it was generated in): V8's
 // Turboshaft (Node 24+, Chrome) compiles Wasm in the order it is written, and
 // LLVM's order costs our permutation about 15% there (see the README). wasm-opt is
 // the npm package binaryen (a dev dependency, exact version), or WASM_OPT.
@@ -33,6 +38,12 @@ const TARGET = "wasm32-unknown-unknown";
 const OPT_PASSES = ["-g", "-O2", "--flatten", "--simplify-locals-notee-nostructure", "--local-cse", "-O2"];
 const MODULES = {
   scalar: { dir: "target", rustflags: "", opt: true },
+  fma: {
+    dir: "target/js-fma",
+    rustflags: "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
+    opt: true,
+    kernel: true,
+  },
   simd: { dir: "target/js-simd", rustflags: "-C target-feature=+simd128", opt: true },
   // Not through wasm-opt: no engine here runs it, so the passes' effect could not be weighed.
   wide: {
@@ -44,7 +55,8 @@ const MODULES = {
 const only = arg("--only");
 if (only && !MODULES[only]) throw new Error(`--only: no module ${only} (${Object.keys(MODULES).join(", ")})`);
 
-// wasm-opt: $WASM_OPT, else the dev dependency installed in DIR or in js/.
+// wasm-opt (and wasm-merge beside it): $WASM_OPT, else the dev dependency installed
+// in DIR or in js/.
 function wasmOpt() {
   if (process.env.WASM_OPT) return process.env.WASM_OPT;
   for (const dir of [pkg, here]) {
@@ -54,9 +66,16 @@ function wasmOpt() {
   console.error(`build.mjs: wasm-opt not found: run \`npm install\` in ${here} (binaryen is a dev dependency) or set WASM_OPT`);
   process.exit(2);
 }
+function wasmMerge(opt) {
+  const bin = resolve(dirname(opt), "wasm-merge");
+  if (existsSync(bin)) return bin;
+  console.error(`build.mjs: wasm-merge not found beside ${opt} (binaryen's; the fma module needs it)`);
+  process.exit(2);
+}
 
 const optBin = Object.entries(MODULES).some(([n, m]) => m.opt && (!only || n === only)) ? wasmOpt() : null;
 if (optBin) console.log(`wasm-opt: ${optBin} (${execFileSync(optBin, ["--version"]).toString().trim()})`);
+const mergeBin = Object.entries(MODULES).some(([n, m]) => m.kernel && (!only || n === only)) ? wasmMerge(optBin) : null;
 mkdirSync(resolve(pkg, "dist"), { recursive: true });
 for (const [name, m] of Object.entries(MODULES)) {
   if (only && name !== only) continue;
@@ -68,7 +87,19 @@ for (const [name, m] of Object.entries(MODULES)) {
   });
   const built = resolve(targetDir, TARGET, "release/poseidon_js.wasm");
   const out = resolve(pkg, `dist/poseidon-${name}.wasm`);
-  if (m.opt) execFileSync(optBin, [...OPT_PASSES, built, "-o", out], { stdio: "inherit" });
+  if (m.kernel) {
+    // The Rust part through the passes, the kernel generated, then the two merged:
+    // the Rust module (named env, whose memory the kernel imports) takes its
+    // poseidon_fma imports from the kernel's exports.
+    const rust = resolve(targetDir, "rust-opt.wasm");
+    const kernel = resolve(targetDir, "fma-kernel.wasm");
+    execFileSync(optBin, [...OPT_PASSES, built, "-o", rust], { stdio: "inherit" });
+    execFileSync("cargo", ["run", "--release", "-q", "-p", "poseidon-benches", "--bin", "bench-report", "--", "fma-kernel", "--linked", "--out", kernel], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    execFileSync(mergeBin, ["-all", "-g", rust, "env", kernel, "poseidon_fma", "-o", out], { stdio: ["ignore", "inherit", "pipe"] });
+  } else if (m.opt) execFileSync(optBin, [...OPT_PASSES, built, "-o", out], { stdio: "inherit" });
   else copyFileSync(built, out);
   const bytes = readFileSync(out);
   writeFileSync(

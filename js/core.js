@@ -3,13 +3,17 @@
 // and in browsers without a bundler plugin: the modules' bytes are embedded
 // (dist/wasm-*.js, loaded on demand) or passed to `init`.
 //
-// Three modules (js/build.mjs); `init()` takes the best this engine validates:
+// Four modules (js/build.mjs); `init()` takes the best this engine validates:
 //   "wide"   64-bit limbs, i64.mul_wide_u (wide arithmetic: Firefox 155+, Chrome
 //            behind a flag, wasmtime)
+//   "fma"    "simd", with the kimchi Fp permutation on 52-bit limbs in f64x2 lanes,
+//            products split by relaxed SIMD's fused multiply-add (Chrome 114+,
+//            Node 22+; where the engine's multiply-add is not fused, the module
+//            finds out and runs "simd"'s arithmetic)
 //   "simd"   9×29-bit limbs, batches four at a time in SIMD lanes (every current
 //            engine, Node 20 included)
 //   "scalar" 9×29-bit limbs, plain Wasm
-// All three compute the same results (the tests check each against o1js).
+// All four compute the same results (the tests check each against o1js).
 
 /** The Pallas base field modulus (kimchi's Fp, o1js's `Field`). */
 export const P = 0x40000000000000000000000000000000224698fc094cf91b992d30ed00000001n;
@@ -19,18 +23,21 @@ export const Q = 0x40000000000000000000000000000000224698fc0994a8dd8c46eb2100000
 const KIMCHI_FP = 0, KIMCHI_FQ = 1, LEGACY_FP = 2, LEGACY_FQ = 3;
 
 /** The modules, best first. */
-export const MODULES = ["wide", "simd", "scalar"];
+export const MODULES = ["wide", "fma", "simd", "scalar"];
 
 const loaders = {
   wide: () => import("./dist/wasm-wide.js"),
+  fma: () => import("./dist/wasm-fma.js"),
   simd: () => import("./dist/wasm-simd.js"),
   scalar: () => import("./dist/wasm-scalar.js"),
 };
 
 // The smallest modules that use each feature: one function of one instruction,
-// i64.mul_wide_u (0xfc 22) and i64x2.extmul_low_i32x4_u (0xfd 222).
+// i64.mul_wide_u (0xfc 22), f64x2.relaxed_madd (0xfd 263) and
+// i64x2.extmul_low_i32x4_u (0xfd 222).
 const probes = {
   wide: [0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 2, 126, 126, 2, 126, 126, 3, 2, 1, 0, 10, 10, 1, 8, 0, 32, 0, 32, 1, 252, 22, 11],
+  fma: [0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 135, 2, 11],
   simd: [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 123, 123, 1, 123, 3, 2, 1, 0, 10, 11, 1, 9, 0, 32, 0, 32, 1, 253, 222, 1, 11],
 };
 
@@ -70,7 +77,7 @@ export async function init(source) {
   loadedBytes = bytes;
 }
 
-/** The module `init` loaded: "wide", "simd", "scalar" or "custom"; null before `init`. */
+/** The module `init` loaded: "wide", "fma", "simd", "scalar" or "custom"; null before `init`. */
 export function backend() {
   return loaded;
 }

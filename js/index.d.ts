@@ -3,7 +3,7 @@ export const P: bigint;
 /** The Vesta base field modulus (Fq). */
 export const Q: bigint;
 /** The wasm modules, best first. */
-export const MODULES: readonly ["wide", "simd", "scalar"];
+export const MODULES: readonly ["wide", "fma", "simd", "scalar"];
 export type Module = (typeof MODULES)[number];
 /** The modules this engine can run, best first (`WebAssembly.validate` of small probes). */
 export function supported(): Module[];

@@ -81,7 +81,8 @@ tool_checks() {
 # permutation alone has no __multi3 (the u128 helper; the reference bench module,
 # the control, has it); the four-lane kernels (u29::x4) use i64x2.extmul and never
 # the 3-multiply i64x2.mul; the wide-arithmetic permutations use i64.mul_wide_u and
-# no __multi3. On the wasip1 bench modules and the package's simd and wide modules.
+# no __multi3; the fma module's generated kernels multiply with f64x2.relaxed_madd
+# only. On the wasip1 bench modules and the package's simd, fma and wide modules.
 wasm_instructions() {
     local probe=target/$WASM_TARGET/release/examples/u29_probe.wasm bench wide pkg=$ROOT/target/js-package/dist
     local ops=$report k x4=(mul square dot3_add dot2_add)
@@ -94,22 +95,38 @@ wasm_instructions() {
     "$ops" wasm-ops "$probe" --expect "*: call:__multi3=0" --expect "to_ark_limbs: I64Mul>0" &&
         "$ops" wasm-ops "$bench" --expect "*: call:__multi3>0" "${simd_expect[@]}" &&
         "$ops" wasm-ops "$pkg/poseidon-simd.wasm" "${simd_expect[@]}" &&
+        "$ops" wasm-ops "$pkg/poseidon-fma.wasm" "${simd_expect[@]}" --expect "fma_: F64x2RelaxedMadd>0" \
+            --expect "fma_: I64x2Mul=0" --expect "fma_: I64Mul=0" &&
         "$ops" wasm-ops "$wide" "${wide_expect[@]}" && "$ops" wasm-ops "$pkg/poseidon-wide.wasm" "${wide_expect[@]}"
 }
 
 # The JavaScript package, on a copy under target/ (js_package_copy): build the
 # wasm32-unknown-unknown module, install the dev dependencies (o1js), run Node's test runner.
 # js_package MODULE: the package's tests on one of its modules (POSEIDON_MODULE).
+# js_package fma --no-enable-fma3: V8 then runs relaxed_madd unfused, and the module
+# must notice and fall back to the u29 arithmetic.
 js_package() {
-    local dir log=$ROOT/target/test-logs/js-tests-$1.tap rc
+    local module=$1 dir log=$ROOT/target/test-logs/js-tests-$1${2:-}.tap rc node=node
+    shift
     dir=$(js_package_copy) || return 1
-    (cd "$dir" && POSEIDON_MODULE=$1 POSEIDON_VECTORS=$ROOT/poseidon/tests/data \
-        node --test --test-reporter=tap test/*.test.mjs) >"$log" 2>&1
+    # fma needs relaxed SIMD: Node 24 (the Node on PATH may be 20).
+    if [ "$module" = fma ]; then bash "$SCRIPTS/nodes.sh" 24 >&2 && node=$ROOT/target/nodes/24/bin/node || return 1; fi
+    (cd "$dir" && POSEIDON_MODULE=$module POSEIDON_VECTORS=$ROOT/poseidon/tests/data \
+        "$node" "$@" --test --test-reporter=tap test/*.test.mjs) >"$log" 2>&1
     rc=$?
     grep -E '^(not ok|# (tests|pass|fail))' "$log"
     [ "$rc" -eq 0 ] || cat "$log"
     echo "$(sed -n 's/^# pass //p' "$log") passed, $(sed -n 's/^# fail //p' "$log") failed"
     return $rc
+}
+
+# fma_kernel [chromium]: the generated FMA kernel module (benches/src/fma_kernel.rs)
+# against o1js under Node 24 (Turboshaft, relaxed SIMD on), and in Chromium.
+fma_kernel() {
+    local dir=$ROOT/target/js-package
+    bash "$SCRIPTS/nodes.sh" 24 >&2 && "$report" fma-kernel --out "$dir/fma/kimchi-fp.wasm" &&
+        (cd "$dir" && "$ROOT/target/nodes/24/bin/node" fma-kernel.mjs fma/kimchi-fp.wasm --check) &&
+        if [ "${1:-}" = chromium ]; then (cd "$dir" && node fma-kernel.mjs fma/kimchi-fp.wasm --check --chromium); fi
 }
 
 # The flake, offline: syntax of every .nix file, and flake.lock complete and
@@ -166,6 +183,9 @@ if command -v shellcheck >/dev/null 2>&1; then
 fi
 step "clippy host" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy $WASM_TARGET" cargo clippy --workspace --all-targets --target "$WASM_TARGET" -- -D warnings
+step "clippy wasm32-unknown-unknown, the package's fma module (relaxed-simd, cfg poseidon_fma)" \
+    env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma" \
+    cargo clippy -p poseidon -p poseidon-js --target wasm32-unknown-unknown --target-dir target/js-fma -- -D warnings
 step "tests host" cargo test --workspace --all-targets
 step "doctests host" cargo test --workspace --doc
 step "tests $WASM_TARGET (wasmtime)" cargo test --workspace --all-targets --target "$WASM_TARGET"
@@ -189,14 +209,17 @@ if have_node node; then
         env CARGO_TARGET_WASM32_WASIP1_RUNNER="$SCRIPTS/node-runner.sh" \
         cargo test --workspace --all-targets --target "$WASM_TARGET"
     step "poseidon check $WASM_TARGET (node)" tool_checks nodewasi
-    for m in scalar simd; do
+    for m in scalar simd fma; do
         step "js package, module $m: vectors, input checks, o1js cross-check (node --test)" js_package $m
     done
+    step "js package, module fma on an unfused multiply-add (node 24 --no-enable-fma3): its fallback" \
+        js_package fma --no-enable-fma3
     if ensure_chromium; then
         step "js package: browser check (headless chromium)" \
             env POSEIDON_VECTORS="$ROOT/poseidon/tests/data" node target/js-package/browser-check.mjs
         step "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle in chromium" \
             node target/js-package/pack-check.mjs
+        step "FMA kernel experiment: the generated module against o1js (node 24, chromium)" fma_kernel chromium
     elif [ "${CI:-}" = true ]; then
         step "js package: install chromium" false
     else

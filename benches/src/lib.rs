@@ -10,6 +10,7 @@ use std::time::SystemTime;
 use serde_json::{json, Value};
 
 pub mod counts;
+pub mod fma_kernel;
 pub mod make_args;
 #[cfg(unix)]
 pub mod sandbox;

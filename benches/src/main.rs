@@ -737,12 +737,60 @@ fn counts(args: &[String]) -> Result<bool, String> {
     Ok(failed == 0)
 }
 
+const FMA_KERNEL_USAGE: &str =
+    "usage: bench-report fma-kernel [--field fp|fq] [--linked] --out MODULE.wasm [--wat FILE.wat]\n  (--linked: imports env.memory, for merging into the package's module)";
+
+/// Writes the FMA kernel module (see `poseidon_benches::fma_kernel`).
+fn fma_kernel(args: &[String]) -> Result<bool, String> {
+    use poseidon_benches::fma_kernel::{generate, Memory, Which};
+    let (mut which, mut out, mut wat_out, mut memory) = (Which::Fp, None, None, Memory::Own);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--field" => {
+                which = match value()?.as_str() {
+                    "fp" => Which::Fp,
+                    "fq" => Which::Fq,
+                    other => return Err(format!("--field: fp or fq, not {other}")),
+                }
+            }
+            "--out" => out = Some(PathBuf::from(value()?)),
+            "--linked" => memory = Memory::Imported,
+            "--wat" => wat_out = Some(PathBuf::from(value()?)),
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    let out = out.ok_or("--out is required")?;
+    let m = generate(which, memory);
+    let bytes =
+        wat::parse_str(&m.wat).map_err(|e| format!("the generated text does not assemble: {e}"))?;
+    let write = |path: &PathBuf, data: &[u8]| -> Result<(), String> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::write(path, data).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    write(&out, &bytes)?;
+    if let Some(w) = &wat_out {
+        write(w, m.wat.as_bytes())?;
+    }
+    println!(
+        "wrote {} ({} bytes, {which:?} kimchi)",
+        out.display(),
+        bytes.len()
+    );
+    Ok(true)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Subcommands: Ok(false) is a failed check (exit 1), an empty error asks for the usage.
     type Command = fn(&[String]) -> Result<bool, String>;
-    let commands: [(&str, Command, &str); 6] = [
+    let commands: [(&str, Command, &str); 7] = [
         ("compare", compare, COMPARE_USAGE),
+        ("fma-kernel", fma_kernel, FMA_KERNEL_USAGE),
         ("make-args", make_args, MAKE_ARGS_USAGE),
         ("counts", counts, COUNTS_USAGE),
         ("wasm-ops", wasm_ops, WASM_OPS_USAGE),

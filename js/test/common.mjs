@@ -1,7 +1,7 @@
 // Shared by the test files (not a test file itself: the runner takes *.test.mjs).
 import { init } from "../index.js";
 
-// POSEIDON_MODULE=scalar|simd|wide: the module under test (the scripts run the
+// POSEIDON_MODULE=scalar|simd|fma|wide: the module under test (the scripts run the
 // tests once per module); else the best this engine supports.
 export async function initModuleUnderTest() {
   const module = process.env.POSEIDON_MODULE;

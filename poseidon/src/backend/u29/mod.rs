@@ -22,6 +22,8 @@
 //! at compile time. Selected by default on `wasm32` (see the crate's `build.rs`).
 
 mod arith;
+#[cfg(all(target_arch = "wasm32", poseidon_fma))]
+mod fma;
 mod lanes;
 mod x2;
 mod x4;
@@ -476,7 +478,14 @@ macro_rules! u29_field {
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
                 if cfg!(target_arch = "wasm32") {
                     match own_set(params, &$kimchi, &$legacy) {
-                        Some(ParamSet::Kimchi) => $kimchi_t::rounds(params, state),
+                        Some(ParamSet::Kimchi) => {
+                            // The package's `fma` module: the generated kernel (Fp only).
+                            #[cfg(all(target_arch = "wasm32", poseidon_fma))]
+                            if fma::permute_kimchi(state) {
+                                return;
+                            }
+                            $kimchi_t::rounds(params, state)
+                        }
                         Some(ParamSet::Legacy) => $legacy_t::rounds(params, state),
                         None => rounds_general(params, state),
                     }

@@ -1,0 +1,76 @@
+// Issue 15's experiment: the generated FMA kernel module (`bench-report fma-kernel`,
+// benches/src/fma_kernel.rs) checked against o1js's block cipher, then timed beside
+// the package's own `permute` export and o1js in one process (timing.mjs).
+//   node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--rounds N] [--check] [--chromium]
+// The kernel permutes a state already in its Montgomery form (x·2^260 mod p in
+// 52-bit limbs, as f64); the package's export also converts from and to canonical
+// integers, so the kernel's figure leaves that conversion out. --check: the
+// agreement only (make test). --chromium: the same inside headless Chromium
+// (browser/fma.html; KERNEL must lie inside the package directory). Needs relaxed
+// SIMD with a fused multiply-add (Node 22+; Node 20 with --experimental-wasm-relaxed-simd).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { check, time } from "./fma-lib.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const take = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args.splice(i, 2)[1] : dflt;
+};
+const rounds = Number(take("--rounds", 15));
+const pkgModule = take("--package", resolve(here, "dist/poseidon-simd.wasm"));
+const flag = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args.splice(i, 1).length > 0;
+};
+const checkOnly = flag("--check");
+const chromium = flag("--chromium");
+const [kernelFile] = args;
+if (!kernelFile || !(rounds >= 1) || args.length > 1) {
+  console.error("usage: node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--rounds N] [--check] [--chromium]");
+  process.exit(2);
+}
+const names = [`${basename(kernelFile)} (kernel only)`, `${basename(pkgModule)} permute`, "o1js block cipher"];
+const print = (engine, med) => {
+  console.log(`${engine}; permutation, median over ${rounds} rounds`);
+  names.forEach((name, i) => console.log(`${name.padEnd(36)} ${(med[i] / 1000).toFixed(2).padStart(8)} µs   o1js / this: ${(med[2] / med[i]).toFixed(3)}×`));
+};
+
+if (chromium) {
+  const { runPage } = await import("./browser-server.mjs");
+  const rel = (f) => relative(here, resolve(f));
+  if ([kernelFile, pkgModule].some((f) => rel(f).startsWith(".."))) {
+    console.error("--chromium: KERNEL and --package must lie inside the package directory (the page server's root)");
+    process.exit(2);
+  }
+  const page = `browser/fma.html?kernel=${encodeURIComponent(rel(kernelFile))}&package=${encodeURIComponent(rel(pkgModule))}&rounds=${rounds}&check=${checkOnly ? 1 : 0}`;
+  const got = await runPage(page, { timeoutMs: 600_000 });
+  if (got.error) {
+    console.error(`the page failed: ${got.error}`);
+    process.exit(1);
+  }
+  console.log(`${basename(kernelFile)}: ${got.tried - got.failed} of ${got.tried} states agree with o1js's block cipher (${got.userAgent})`);
+  console.log(`${got.tried - got.failed} passed, ${got.failed} failed`);
+  if (got.failed) process.exit(1);
+  if (!checkOnly) print(got.userAgent, got.medians);
+  process.exit(0);
+}
+
+const require = createRequire(import.meta.url);
+const kimchi = require(resolve(here, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
+const blockCipher = (bytes) => kimchi.caml_pasta_fp_poseidon_block_cipher(bytes);
+const { instance } = await WebAssembly.instantiate(readFileSync(kernelFile), {});
+const { failures, tried } = check(instance.exports, blockCipher);
+for (const f of failures) console.log(`FAIL  state ${f.state.map((x) => x.toString(16)).join(", ")}: kernel ${f.got}, o1js ${f.want}`);
+console.log(`${basename(kernelFile)}: ${tried - failures.length} of ${tried} states agree with o1js's block cipher (node ${process.version})`);
+console.log(`${tried - failures.length} passed, ${failures.length} failed`);
+if (failures.length) process.exit(1);
+if (checkOnly) process.exit(0);
+
+const { instance: pkg } = await WebAssembly.instantiate(readFileSync(pkgModule), {});
+process.stderr.write(`timing: ${rounds} rounds\n`);
+print(`node ${process.version}`, time(instance.exports, pkg.exports, blockCipher, rounds));

@@ -1,0 +1,92 @@
+//! The kimchi permutation over Fp through the generated FMA kernel, in the
+//! JavaScript package's `fma` module only (built with `relaxed-simd` and
+//! `--cfg poseidon_fma`; `js/build.mjs` merges the kernel, `bench-report
+//! fma-kernel --linked`, into the module with binaryen's `wasm-merge`). The kernel
+//! works on x·2^260 mod p in five 52-bit limbs held as `f64` (see
+//! `benches/src/fma_kernel.rs`); the state enters and leaves it through `u29`
+//! products (x·2^261 → x·2^260 and back).
+//!
+//! The only `unsafe` of this backend: calls into the kernel, which reads and
+//! writes nothing but its own region (allocated here, `fma_bytes()` long, 16-byte
+//! aligned) and the 160-byte state buffer of the call.
+#![allow(unsafe_code)]
+
+use std::sync::OnceLock;
+
+use super::arith::{from_u64x4, mont_mul, pow2_mod, to_u64x4, LIMBS};
+use super::{Fe29, Modulus29, Pallas};
+use crate::params::WIDTH;
+
+#[link(wasm_import_module = "poseidon_fma")]
+extern "C" {
+    fn fma_bytes() -> u32;
+    fn fma_init(base: u32);
+    fn fma_permute(base: u32, state: u32);
+    fn fma_fused(a: f64) -> u32;
+}
+
+/// The kernel's region, set up once; `None` where the engine's `relaxed_madd` is
+/// not fused (then the `u29` rounds run).
+fn base() -> Option<u32> {
+    static BASE: OnceLock<Option<u32>> = OnceLock::new();
+    *BASE.get_or_init(|| {
+        // SAFETY: `fma_fused` reads and writes no memory.
+        if unsafe { fma_fused(((1u64 << 52) - 1) as f64) } != 1 {
+            return None;
+        }
+        // SAFETY: as above.
+        let bytes = unsafe { fma_bytes() } as usize;
+        let region: &'static mut [u128] = vec![0u128; bytes.div_ceil(16)].leak();
+        let base = region.as_mut_ptr() as usize as u32;
+        // SAFETY: `fma_init` writes its constants into [base, base + bytes), which
+        // this leaked allocation owns for the rest of the program.
+        unsafe { fma_init(base) };
+        Some(base)
+    })
+}
+
+/// 2^260 mod p: a `u29` product with it turns x·2^261 into x·2^260.
+const TO: [u64; LIMBS] = pow2_mod(260, &Pallas::P);
+/// 2^262 mod p: a `u29` product with it turns x·2^260 into x·2^261.
+const FROM: [u64; LIMBS] = pow2_mod(262, &Pallas::P);
+
+/// Where element e goes in the kernel's state, (vector, lane) pairs: elements 0 and
+/// 1 in the lanes of the first vector, element 2 in both lanes of the second; limb
+/// l of vector v at 2·(5·v + l) + lane. It comes back from the first pair.
+const SLOTS: [&[(usize, usize)]; WIDTH] = [&[(0, 0)], &[(0, 1)], &[(1, 0), (1, 1)]];
+
+/// The kimchi Fp permutation of `state` by the kernel; false (state untouched)
+/// when the kernel cannot run here or `M` is not Pallas.
+pub(super) fn permute_kimchi<M: Modulus29>(state: &mut [Fe29<M>; WIDTH]) -> bool {
+    if M::P != Pallas::P {
+        return false;
+    }
+    let Some(base) = base() else {
+        return false;
+    };
+    let mut buf = [0f64; 20];
+    for (x, slots) in state.iter().zip(SLOTS) {
+        let y = to_u64x4(&mont_mul(&x.0, &TO, &M::P));
+        let limbs: [u64; 5] = crate::backend::split_limbs(&y, 52);
+        for (l, limb) in limbs.iter().enumerate() {
+            for &(v, lane) in slots {
+                buf[2 * (5 * v + l) + lane] = *limb as f64;
+            }
+        }
+    }
+    // SAFETY: the kernel reads and writes the 160 bytes of `buf` and its own region.
+    unsafe { fma_permute(base, buf.as_mut_ptr() as usize as u32) };
+    for (x, slots) in state.iter_mut().zip(SLOTS) {
+        let (v, lane) = slots[0];
+        // Normalized limbs below 2^52, the value below 2^256 (the kernel's bound).
+        let limbs: [u64; 5] = core::array::from_fn(|l| {
+            let f = buf[2 * (5 * v + l) + lane];
+            debug_assert!((0.0..4503599627370496.0).contains(&f) && f.fract() == 0.0);
+            f as u64
+        });
+        let y = from_u64x4(&crate::backend::join_limbs(&limbs, 52));
+        *x = Fe29::new(mont_mul(&y, &FROM, &M::P));
+        x.check();
+    }
+    true
+}
