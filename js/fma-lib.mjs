@@ -26,29 +26,33 @@ const rInv = modpow(R, P - 2n);
 const le = (x) => Uint8Array.from({ length: 32 }, (_, i) => Number((x >> BigInt(8 * i)) & 0xffn));
 const fromLe = (b) => b.reduceRight((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
 
-// Elements 0 and 1 in the lanes of the first vector, element 2 in both lanes of
-// the second; limbs of x·2^260 mod p, 52 bits each, as f64.
-function put(k, state) {
-  const f = new Float64Array(k.memory.buffer, STATE, 20);
-  const m = state.map((x) => (x * R) % P);
-  const lanes = [[m[0], m[1]], [m[2], m[2]]];
-  for (let v = 0; v < 2; v++)
-    for (let l = 0; l < 5; l++) for (let j = 0; j < 2; j++) f[10 * v + 2 * l + j] = Number((lanes[v][j] >> BigInt(52 * l)) & mask52);
+// Vector v's two lanes hold elements slots[v] of `xs`: limbs of x·2^260 mod p,
+// 52 bits each, as f64 (limb l of vector v at 2·(5v + l) + lane).
+function put(k, xs, slots) {
+  const f = new Float64Array(k.memory.buffer, STATE, 10 * slots.length);
+  const m = xs.map((x) => (x * R) % P);
+  slots.forEach((lanes, v) => {
+    for (let l = 0; l < 5; l++) lanes.forEach((e, j) => (f[10 * v + 2 * l + j] = Number((m[e] >> BigInt(52 * l)) & mask52)));
+  });
 }
 
-function get(k) {
-  const f = new Float64Array(k.memory.buffer, STATE, 20);
-  const value = (v, j) => {
-    let x = 0n;
-    for (let l = 4; l >= 0; l--) {
-      const limb = f[10 * v + 2 * l + j];
-      if (!Number.isInteger(limb) || limb < 0) throw new Error(`limb ${limb} is not an integer`);
-      x = (x << 52n) + BigInt(limb);
-    }
-    return (x * rInv) % P;
-  };
-  return [value(0, 0), value(0, 1), value(1, 0)];
+// Lane j of vector v, back as an element.
+function get(k, v, j) {
+  const f = new Float64Array(k.memory.buffer, STATE, 10 * (v + 1));
+  let x = 0n;
+  for (let l = 4; l >= 0; l--) {
+    const limb = f[10 * v + 2 * l + j];
+    if (!Number.isInteger(limb) || limb < 0) throw new Error(`limb ${limb} is not an integer`);
+    x = (x << 52n) + BigInt(limb);
+  }
+  return (x * rInv) % P;
 }
+
+// fma_permute: elements 0 and 1 in the first vector's lanes, element 2 in both
+// lanes of the second. fma_permute2: two states, element e of state j in lane j
+// of vector e.
+const SINGLE = [[0, 1], [2, 2]];
+const PAIR = [[0, 3], [1, 4], [2, 5]];
 
 function states() {
   let seed = 0x9e3779b97f4a7c15n;
@@ -69,36 +73,58 @@ const blockBytes = (state) => {
   return bytes;
 };
 
-// Kernel exports `k` against `blockCipher` (o1js's caml_pasta_fp_poseidon_block_cipher):
-// the states that disagree (empty when all agree) and how many were tried.
+// Kernel exports `k` against `blockCipher` (o1js's caml_pasta_fp_poseidon_block_cipher),
+// both exports (each state alone, and beside the next state as a pair): the
+// failures (empty when all agree) and how many checks were made.
 export function check(k, blockCipher) {
   setup(k);
   const all = states();
-  const failures = [];
-  for (const s of all) {
-    put(k, s);
-    k.fma_permute(BASE, STATE);
-    const got = get(k);
+  const want = all.map((s) => {
     const out = blockCipher(blockBytes(s));
-    const want = [0, 1, 2].map((i) => fromLe(out.subarray(32 * i, 32 * i + 32)));
-    if (got.some((x, i) => x !== want[i])) failures.push({ state: s, got, want });
-  }
-  return { failures, tried: all.length };
+    return [0, 1, 2].map((i) => fromLe(out.subarray(32 * i, 32 * i + 32)));
+  });
+  const failures = [];
+  const same = (got, w) => got.every((x, i) => x === w[i]);
+  all.forEach((s, n) => {
+    put(k, s, SINGLE);
+    k.fma_permute(BASE, STATE);
+    const got = [get(k, 0, 0), get(k, 0, 1), get(k, 1, 0)];
+    if (!same(got, want[n])) failures.push({ state: s, export: "fma_permute", got, want: want[n] });
+    const m = (n + 1) % all.length;
+    put(k, [...s, ...all[m]], PAIR);
+    k.fma_permute2(BASE, STATE);
+    [n, m].forEach((i, j) => {
+      const got = [0, 1, 2].map((e) => get(k, e, j));
+      if (!same(got, want[i])) failures.push({ state: all[i], export: `fma_permute2 lane ${j}`, got, want: want[i] });
+    });
+  });
+  return { failures, tried: 3 * all.length };
 }
 
-// Medians (ns per call) of the kernel, the package module's raw `permute` export
-// (`pkg`, or none) and the block cipher, one state, `rounds` rounds.
+// Medians (ns per permutation) of the kernel's single and pair exports, the
+// package module's raw `permute` export (`pkg`, or none) and the block cipher,
+// one state, `rounds` rounds.
 export function time(k, pkg, blockCipher, rounds) {
   setup(k);
   const start = states()[4];
-  put(k, start);
   const bytes = blockBytes(start);
-  const cases = [() => k.fma_permute(BASE, STATE)];
+  put(k, start, SINGLE);
+  const cases = [
+    () => k.fma_permute(BASE, STATE),
+    // The pair's state lies past the single's 160 bytes.
+    () => k.fma_permute2(BASE, STATE + 160),
+  ];
+  {
+    const f = new Float64Array(k.memory.buffer, STATE, 50);
+    for (let i = 0; i < 30; i++) f[20 + i] = f[i % 10];
+  }
   if (pkg) {
     const ptr = pkg.buffer(12);
     new BigUint64Array(pkg.memory.buffer, ptr, 12).set(start.flatMap((x) => [0n, 64n, 128n, 192n].map((s) => (x >> s) & ((1n << 64n) - 1n))));
     cases.push(() => pkg.permute(0));
   }
   cases.push(() => blockCipher(bytes));
-  return measure(cases.map((f) => [f, 100]), { rounds });
+  const med = measure(cases.map((f) => [f, 100]), { rounds });
+  med[1] /= 2;
+  return med;
 }

@@ -1,27 +1,34 @@
-//! An experiment toward issue 15's single permutation: the kimchi permutation on
-//! 52-bit limbs held as `f64`, two elements per `v128`, every limb product split
-//! exactly by two fused multiply-adds (relaxed SIMD's `f64x2.relaxed_madd`), and
-//! the Wasm *generated here* in the order we choose. V8's Turboshaft keeps the
-//! order a module gives it; LLVM, compiling the same algorithm from Rust, sums
-//! each column as one reassociated tree and keeps every high half live (spills).
+//! The kimchi permutation of the JavaScript package's `fma` module (issue 15): on
+//! 52-bit limbs held as `f64`, two per `v128`, every limb product split exactly by
+//! two fused multiply-adds (relaxed SIMD's `f64x2.relaxed_madd`), and the Wasm
+//! *generated here* in the order we choose. V8's Turboshaft keeps the order a
+//! module gives it; LLVM, compiling the same algorithm from Rust, sums each column
+//! as one reassociated tree and keeps every high half live (spills).
 //!
-//! Layout: elements 0 and 1 in the lanes of one vector, element 2 in both lanes of
-//! a second. Each kernel runs two independent streams interleaved statement by
-//! statement (the two vectors' squares or products, the two output vectors of the
-//! linear layer), and scans products column by column with the Montgomery
-//! reduction (R = 2^260) in the same columns, so only two columns are live.
+//! Each kernel runs independent streams interleaved statement by statement (two
+//! for the single permutation's two vectors, three for the pair's), and scans
+//! products column by column with the Montgomery reduction (R = 2^260) in the
+//! same columns, so only two columns are live.
 //!
 //! Arithmetic (the same as `lanes52`'s, R = 2^260, values below 2^256):
 //! - a·b < 2^104: hi = fma(a, b, 2^104) = 2^104 + k·2^52, and
-//!   1.5·2^52 − fnma(a, b, hi − 2^104) = 1.5·2^52 + (a·b − k·2^52), exact
-//!   (|a·b − k·2^52| ≤ 2^51). Their bits, added as integers, put k in column c + 1
-//!   and the remainder in column c, each with a known excess (the anchors' bits)
-//!   that the generator tracks and subtracts where a column is read.
+//!   fnma(a, b, hi − (2^104 − 1.5·2^52)) = 1.5·2^52 − (a·b − k·2^52), exact and in
+//!   [2^52, 2^53] (|a·b − k·2^52| ≤ 2^51). The first's bits added and the second's
+//!   subtracted as integers put k in column c + 1 and the remainder in column c,
+//!   each with a known excess (the anchors' bits) that the generator tracks and
+//!   subtracts where a column is read. Where a column must stay positive (after the
+//!   quotient's product) the remainder is added instead, anchored at 1.5·2^52.
 //! - The Montgomery quotient of column c: p ≡ 1 mod 2^32 for both Pasta primes,
 //!   so q = 2^32·(t·u mod 2^20) − t mod 2^52 with u = (p − 1)/2^32 (one
-//!   `i32x4.mul`, two shifts, a subtraction and a mask).
+//!   `i32x4.mul`, two shifts, a subtraction and a mask). p's 52-bit limbs 0–2 are
+//!   products; limb 3 is zero and limb 4 is 2^46, so q·2^46 is two shifts and a
+//!   mask (15 products per reduction instead of 20).
 //! - A column is carried by a logical shift while a known positive excess keeps it
 //!   positive (the quotient's remainder anchor, or 2^61 on the output columns).
+//!
+//! Two exports: `fma_permute` (one state; elements 0 and 1 in the lanes of one
+//! vector, element 2 in both lanes of another) and `fma_permute2` (two states, one
+//! per lane: no lane is duplicated, and the rescaling below fits whole vectors).
 //!
 //! The generated statements are also interpreted here ([`Interp`], with
 //! `f64::mul_add`), which is how the tests check the generator against the
@@ -39,6 +46,8 @@ const MASK: u64 = (1 << 52) - 1;
 /// Bits of 2^104, 1.5·2^52 and 2^52.
 const HI: u64 = 0x4670_0000_0000_0000;
 const LO: u64 = 0x4338_0000_0000_0000;
+/// Bits of 2^104 − 1.5·2^52 = (2^53 − 3)·2^51.
+const HI_LO: u64 = 0x466f_ffff_ffff_fffd;
 const TWO52: u64 = 0x4330_0000_0000_0000;
 /// Bits of −2^52.
 const NEG_TWO52: u64 = 0xc330_0000_0000_0000;
@@ -149,8 +158,29 @@ impl Stream {
             E::Const(0)
         }
     }
-    /// a·b into (lo → `cu`, hi → `nx`).
+    /// a·b into (lo → `cu`, hi → `nx`): hi = fma(a, b, 2^104) = 2^104 + k·2^52,
+    /// then fnma(a, b, hi − (2^104 − 1.5·2^52)) = 1.5·2^52 − (a·b − k·2^52), exact
+    /// and in [2^52, 2^53], whose bits are subtracted from `cu` (one subtraction
+    /// fewer than [`Stream::mac_anchored`]).
     fn mac(&mut self, a: &E, bb: &E, cu: &'static str, nx: &'static str) {
+        let hi = E::Madd(b(a.clone()), b(bb.clone()), b(E::Const(HI)));
+        self.set("hi", hi);
+        self.acc(nx, self.get("hi"), HI);
+        let h = E::FSub(b(self.get("hi")), b(E::Const(HI_LO)));
+        let lo = E::Nmadd(b(a.clone()), b(bb.clone()), b(h));
+        let (x, full) = self.ex[cu];
+        let v = if full {
+            E::ISub(b(self.get(cu)), b(lo))
+        } else {
+            E::ISub(b(E::Const(0)), b(lo))
+        };
+        self.set(cu, v);
+        self.ex.insert(cu, (x.wrapping_sub(LO), true));
+    }
+    /// a·b as [`Stream::mac`], but the low half's bits added with the excess 1.5·2^52
+    /// (`lo` = 1.5·2^52 + (a·b − k·2^52)): where the column must stay positive for
+    /// its carry (a shift), as after the Montgomery quotient's product.
+    fn mac_anchored(&mut self, a: &E, bb: &E, cu: &'static str, nx: &'static str) {
         let hi = E::Madd(b(a.clone()), b(bb.clone()), b(E::Const(HI)));
         self.set("hi", hi);
         self.acc(nx, self.get("hi"), HI);
@@ -271,6 +301,17 @@ fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
             }
             for j in [1, 2, 4] {
                 if j <= c && c - j < LIMBS {
+                    if j == 4 {
+                        // p's top limb is 2^s: q·2^s is (q mod 2^(52−s))·2^s here
+                        // and q >> (52 − s) in the next column, two shifts and a
+                        // mask instead of a product's six operations.
+                        let s = p52[4].trailing_zeros();
+                        let qi = st.get(&format!("qi{}", c - j));
+                        let low = E::And(b(E::Shl(b(qi.clone()), s)), b(E::Const(MASK)));
+                        st.acc("cur", low, 0);
+                        st.acc("nxt", E::ShrU(b(qi), 52 - s), 0);
+                        continue;
+                    }
                     let q = st.get(&format!("q{}", c - j));
                     st.mac(&q, &E::Const(f64::to_bits(p52[j] as f64)), "cur", "nxt");
                 }
@@ -288,11 +329,12 @@ fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
                     )),
                     b(E::Const(MASK)),
                 );
-                st.set(&format!("q{c}"), to_float(q));
+                st.set(&format!("qi{c}"), q);
+                st.set(&format!("q{c}"), to_float(st.get(&format!("qi{c}"))));
                 st.set("cur", st.get("t"));
                 st.ex.insert("cur", (0, true));
                 let q = st.get(&format!("q{c}"));
-                st.mac(&q, &E::Const(f64::to_bits(p52[0] as f64)), "cur", "nxt");
+                st.mac_anchored(&q, &E::Const(f64::to_bits(p52[0] as f64)), "cur", "nxt");
                 // A multiple of 2^52 plus LO, positive: the shift carries its
                 // value / 2^52 plus LO >> 52.
                 st.acc("nxt", E::ShrU(b(st.get("cur")), 52), LO >> 52);
@@ -333,7 +375,15 @@ fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
     // The constants every column uses live in locals, read once: V8 keeps them in
     // registers or spills them, where a pooled constant is a load at every use
     // (and an inline `v128.const` is rebuilt through a general register each time).
-    let mut hot: Vec<u64> = vec![HI, LO, MASK, TWO52, f64::to_bits(4503599627370496.0), u];
+    let mut hot: Vec<u64> = vec![
+        HI,
+        HI_LO,
+        LO,
+        MASK,
+        TWO52,
+        f64::to_bits(4503599627370496.0),
+        u,
+    ];
     hot.extend([0, 1, 2, 4].map(|j| f64::to_bits(p52[j] as f64)));
     for (i, x) in hot.iter().enumerate() {
         head.set(&format!("c{i}"), E::Const(*x));
@@ -555,7 +605,7 @@ fn consts<F: PastaField + FieldArith>(d0: Option<&str>) -> Consts {
     };
     let p52 = limbs52(F::MODULUS.as_ref());
     assert!(
-        p52[0] & 0xffff_ffff == 1 && p52[3] == 0,
+        p52[0] & 0xffff_ffff == 1 && p52[3] == 0 && p52[4].is_power_of_two(),
         "a Pasta-shaped prime"
     );
     Consts {
@@ -593,11 +643,11 @@ pub struct Module {
     pool: Vec<u64>,
     tables: Vec<u8>,
     rounds: usize,
-    layout: Layout,
+    scratch: u32,
+    plans: [Plan; 2],
 }
 
-/// Scratch layout (bytes from the start of scratch): the two state vectors, then
-/// x², x⁴, x⁶, x⁷ (two vectors each) and the three broadcast operands.
+/// One vector's bytes: five limbs, two `f64` lanes each.
 const V: u32 = 80;
 
 fn sq_terms(c: usize, x: Operand) -> (Pairs, Pairs) {
@@ -658,47 +708,49 @@ pub fn generate(which: Which, memory: Memory) -> Module {
         Which::Fq => consts::<poseidon::Fq>(None),
     };
     let rescaled = k.d.is_some();
-    let specs = [
-        Spec {
-            name: "fma_sq",
-            nin: 1,
-            shared: 0,
-            streams: 2,
-            add_k: false,
-            place: false,
-            terms: &sq_terms,
-        },
-        Spec {
-            name: "fma_mul",
-            nin: 2,
-            shared: 0,
-            streams: 2,
-            add_k: false,
-            place: false,
-            terms: &mul_terms,
-        },
-        // The broadcast S-box outputs are common to both output vectors.
+    let plain = |name, nin, streams, terms: &'static Terms| Spec {
+        name,
+        nin,
+        shared: 0,
+        streams,
+        add_k: false,
+        place: false,
+        terms,
+    };
+    // The linear layer: the S-box outputs are the operands common to all streams
+    // (broadcast elements in the single permutation, whole vectors in the pair's);
+    // each stream has its own matrix entries and round constants.
+    let mds = |name, streams| {
         if rescaled {
             Spec {
-                name: "fma_mds",
+                name,
                 nin: 4,
                 shared: 2,
-                streams: 2,
+                streams,
                 add_k: true,
                 place: true,
                 terms: &mds_terms::<2>,
             }
         } else {
             Spec {
-                name: "fma_mds",
+                name,
                 nin: 6,
                 shared: 3,
-                streams: 2,
+                streams,
                 add_k: true,
                 place: false,
                 terms: &mds_terms::<3>,
             }
-        },
+        }
+    };
+    // Two streams for the single permutation's two vectors, three for the pair's.
+    let specs = [
+        plain("fma_sq", 1, 2, &sq_terms),
+        plain("fma_mul", 2, 2, &mul_terms),
+        mds("fma_mds", 2),
+        plain("fma_sq3", 1, 3, &sq_terms),
+        plain("fma_mul3", 2, 3, &mul_terms),
+        mds("fma_mds3", 3),
     ];
     let funcs = specs.iter().map(|s| kernel(s, &k.p52, k.u));
     // Tables: the matrix columns as f64 pairs ([rows 0, 1] and [row 2, row 2];
@@ -741,10 +793,37 @@ pub fn generate(which: Which, memory: Memory) -> Module {
             push(&mut tables, rows, false, &|i, l| row[i][l]);
         }
     }
+    // The pair's tables: every entry in both lanes (row i's entries, columns
+    // `first..3`, one vector each), D and D⁻¹ the same way, then per round the
+    // three constants.
+    let cols3 = TABLES + tables.len() as u32;
+    for i in 0..3 {
+        for j in first..3 {
+            push(&mut tables, [i, i], true, &|i, l| k.mds[i][j][l]);
+        }
+    }
+    let scale3 = k.d.map(|d| {
+        let at = TABLES + tables.len() as u32;
+        for x in d {
+            for i in 0..3 {
+                push(&mut tables, [i, i], true, &|i, l| x[i][l]);
+            }
+        }
+        at
+    });
+    let rc3 = TABLES + tables.len() as u32;
+    for row in &k.rc {
+        for i in 0..3 {
+            push(&mut tables, [i, i], false, &|i, l| row[i][l]);
+        }
+    }
     assert!(tables.len() % 16 == 0);
     let layout = Layout {
         rc: rc_at,
         scale,
+        cols3,
+        scale3,
+        rc3,
         scratch: (TABLES + tables.len() as u32 + 255) & !15,
     };
     let scratch = layout.scratch;
@@ -765,7 +844,10 @@ pub fn generate(which: Which, memory: Memory) -> Module {
         "constants pool too large"
     );
     wat.push_str(&text);
-    wat.push_str(&driver_wat(&layout, k.rc.len()));
+    let plans = [single_plan(&layout), pair_plan(&layout)];
+    for p in &plans {
+        wat.push_str(&driver_wat(p, scratch, k.rc.len()));
+    }
     // fma_init: the pool (each constant in both lanes), then the tables.
     wat.push_str("  (func (export \"fma_init\") (param $base i32)\n");
     for (i, x) in pool.0.iter().enumerate() {
@@ -792,7 +874,7 @@ pub fn generate(which: Which, memory: Memory) -> Module {
     writeln!(
         wat,
         "  (func (export \"fma_bytes\") (result i32) (i32.const {}))",
-        scratch + 12 * V
+        scratch + SCRATCH_VECTORS * V
     )
     .unwrap();
     wat.push_str(&fused_wat());
@@ -803,29 +885,66 @@ pub fn generate(which: Which, memory: Memory) -> Module {
         pool: pool.0,
         tables,
         rounds: k.rc.len(),
-        layout,
+        scratch,
+        plans,
     }
 }
 
-/// Where the tables and the scratch lie in the region, and whether the linear
-/// layer is rescaled (then `scale` holds D and D⁻¹ for both vectors).
+/// Where the tables and the scratch lie in the region: the single permutation's
+/// round constants and (rescaled) D, D⁻¹ in its layout, and the pair's matrix
+/// entries, D, D⁻¹ and round constants in its own.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     rc: u32,
     scale: Option<u32>,
+    cols3: u32,
+    scale3: Option<u32>,
+    rc3: u32,
     scratch: u32,
 }
 
-/// A kernel call: its name and pointer arguments (region offsets); `None`
-/// stands for the round's constants (`rc + 160·r`, then + 80 for the second vector).
-type Call = (&'static str, Vec<Option<u32>>);
+/// A kernel argument: a region offset, or the round's constants `off` bytes past
+/// the start of round r's (`rc + stride·r + off`).
+#[derive(Clone, Copy, Debug)]
+enum Arg {
+    At(u32),
+    Rc(u32),
+}
 
-/// The calls of one round.
-fn round_calls(l: &Layout) -> Vec<Call> {
-    let s = |i: u32| Some(l.scratch + V * i);
-    let cols = |i: u32| Some(TABLES + V * i);
-    // (Before the linear layer, lanes 0 and 1 of x⁷'s first vector are broadcast
-    // into s(10) and s(11).)
+/// A step of an export's driver.
+#[derive(Clone, Debug)]
+enum Step {
+    Call(&'static str, Vec<Arg>),
+    /// Lane `lane` of each limb of the vector at `from` into both lanes at `to`.
+    Broadcast {
+        from: u32,
+        lane: u32,
+        to: u32,
+    },
+}
+
+/// An export `name(base, st)`: the state's `vectors` vectors copied from `st`
+/// into scratch, `pre`, the rounds, `post`, and copied back.
+#[derive(Clone, Debug)]
+struct Plan {
+    name: &'static str,
+    vectors: u32,
+    rc: u32,
+    stride: u32,
+    pre: Vec<Step>,
+    round: Vec<Step>,
+    post: Vec<Step>,
+}
+
+/// Scratch vectors: the pair's state, x², x⁴, x⁶, x⁷ (three each); the single
+/// permutation uses the first twelve (two each, then the broadcast operands).
+const SCRATCH_VECTORS: u32 = 15;
+
+/// `fma_permute`: one permutation, elements 0 and 1 in the first vector's lanes,
+/// element 2 in both lanes of the second.
+fn single_plan(l: &Layout) -> Plan {
+    let s = |i: u32| Arg::At(l.scratch + V * i);
+    let cols = |i: u32| Arg::At(TABLES + V * i);
     let mds = match l.scale {
         // x_0 placed (its column is all ones), x_1 and x_2 times two columns each.
         Some(_) => vec![
@@ -836,8 +955,8 @@ fn round_calls(l: &Layout) -> Vec<Call> {
             cols(1),
             cols(2),
             cols(3),
-            None,
-            None,
+            Arg::Rc(0),
+            Arg::Rc(V),
             s(0),
             s(1),
         ],
@@ -851,105 +970,161 @@ fn round_calls(l: &Layout) -> Vec<Call> {
             cols(3),
             cols(4),
             cols(5),
-            None,
-            None,
+            Arg::Rc(0),
+            Arg::Rc(V),
             s(0),
             s(1),
         ],
     };
-    vec![
-        ("fma_sq", vec![s(0), s(1), s(2), s(3)]),
-        ("fma_sq", vec![s(2), s(3), s(4), s(5)]),
-        ("fma_mul", vec![s(4), s(2), s(5), s(3), s(6), s(7)]),
-        ("fma_mul", vec![s(6), s(0), s(7), s(1), s(8), s(9)]),
-        ("fma_mds", mds),
-    ]
-}
-
-/// The state times D (or D⁻¹) in place, where the layer is rescaled.
-fn scale_call(l: &Layout, inverse: bool) -> Option<Call> {
-    let at = l.scale? + if inverse { 2 * V } else { 0 };
-    let s = |i: u32| Some(l.scratch + V * i);
-    Some((
-        "fma_mul",
-        vec![s(0), Some(at), s(1), Some(at + V), s(0), s(1)],
-    ))
-}
-
-fn driver_wat(l: &Layout, rounds: usize) -> String {
-    let (scratch, rc_at) = (l.scratch, l.rc);
-    let at = |off: u32| format!("(i32.add (local.get $base) (i32.const {off}))");
-    let call = |w: &mut String, (name, args): &Call| {
-        write!(w, "    (call ${name} (local.get $base)").unwrap();
-        for a in args {
-            write!(w, " {}", at(a.expect("no round constants"))).unwrap();
-        }
-        w.push_str(")\n");
+    let at = |i: u32| l.scratch + V * i;
+    let scale = |inverse: bool| {
+        l.scale.map(|d| {
+            let d = d + if inverse { 2 * V } else { 0 };
+            Step::Call(
+                "fma_mul",
+                vec![s(0), Arg::At(d), s(1), Arg::At(d + V), s(0), s(1)],
+            )
+        })
     };
-    let mut w = String::from(
-        "  (func (export \"fma_permute\") (param $base i32) (param $st i32) (local $r i32)\n",
+    Plan {
+        name: "fma_permute",
+        vectors: 2,
+        rc: l.rc,
+        stride: 2 * V,
+        pre: scale(false).into_iter().collect(),
+        round: vec![
+            Step::Call("fma_sq", vec![s(0), s(1), s(2), s(3)]),
+            Step::Call("fma_sq", vec![s(2), s(3), s(4), s(5)]),
+            Step::Call("fma_mul", vec![s(4), s(2), s(5), s(3), s(6), s(7)]),
+            Step::Call("fma_mul", vec![s(6), s(0), s(7), s(1), s(8), s(9)]),
+            // Lanes 0 and 1 of x⁷'s first vector, each into both lanes.
+            Step::Broadcast {
+                from: at(8),
+                lane: 0,
+                to: at(10),
+            },
+            Step::Broadcast {
+                from: at(8),
+                lane: 1,
+                to: at(11),
+            },
+            Step::Call("fma_mds", mds),
+        ],
+        post: scale(true).into_iter().collect(),
+    }
+}
+
+/// `fma_permute2`: two permutations, one per lane; vector e holds element e of
+/// both. Every kernel runs the three vectors as its three streams.
+fn pair_plan(l: &Layout) -> Plan {
+    let s = |i: u32| Arg::At(l.scratch + V * i);
+    let width = 3 - u32::from(l.scale3.is_some());
+    let entry = |i: u32, j: u32| Arg::At(l.cols3 + V * (width * i + j));
+    let each = |name, f: &dyn Fn(u32) -> Vec<Arg>, out: u32| {
+        let mut args: Vec<Arg> = (0..3).flat_map(f).collect();
+        args.extend((0..3).map(|i| s(out + i)));
+        Step::Call(name, args)
+    };
+    let mut mds = match l.scale3 {
+        // x_0 placed, x_1 and x_2 times row i's entries.
+        Some(_) => vec![s(13), s(14), s(12)],
+        None => vec![s(12), s(13), s(14)],
+    };
+    for i in 0..3 {
+        mds.extend((0..width).map(|j| entry(i, j)));
+    }
+    mds.extend((0..3).map(|i| Arg::Rc(V * i)));
+    mds.extend((0..3).map(s));
+    let scale = |inverse: bool| {
+        l.scale3.map(|d| {
+            let d = d + if inverse { 3 * V } else { 0 };
+            each("fma_mul3", &|i| vec![s(i), Arg::At(d + V * i)], 0)
+        })
+    };
+    Plan {
+        name: "fma_permute2",
+        vectors: 3,
+        rc: l.rc3,
+        stride: 3 * V,
+        pre: scale(false).into_iter().collect(),
+        round: vec![
+            each("fma_sq3", &|i| vec![s(i)], 3),
+            each("fma_sq3", &|i| vec![s(3 + i)], 6),
+            each("fma_mul3", &|i| vec![s(6 + i), s(3 + i)], 9),
+            each("fma_mul3", &|i| vec![s(9 + i), s(i)], 12),
+            Step::Call("fma_mds3", mds),
+        ],
+        post: scale(true).into_iter().collect(),
+    }
+}
+
+fn driver_wat(p: &Plan, scratch: u32, rounds: usize) -> String {
+    let at = |off: u32| format!("(i32.add (local.get $base) (i32.const {off}))");
+    let step = |w: &mut String, st: &Step| match st {
+        Step::Call(name, args) => {
+            write!(w, "    (call ${name} (local.get $base)").unwrap();
+            for a in args {
+                match a {
+                    Arg::At(x) => write!(w, " {}", at(*x)).unwrap(),
+                    Arg::Rc(off) => write!(
+                        w,
+                        " (i32.add {} (i32.mul (local.get $r) (i32.const {})))",
+                        at(p.rc + off),
+                        p.stride
+                    )
+                    .unwrap(),
+                }
+            }
+            w.push_str(")\n");
+        }
+        Step::Broadcast { from, lane, to } => {
+            let idx: Vec<String> = (0..16).map(|i| (8 * lane + i % 8).to_string()).collect();
+            for limb in 0..LIMBS as u32 {
+                let from = at(from + 16 * limb);
+                writeln!(
+                    w,
+                    "    (v128.store {} (i8x16.shuffle {} (v128.load {from}) (v128.load {from})))",
+                    at(to + 16 * limb),
+                    idx.join(" ")
+                )
+                .unwrap();
+            }
+        }
+    };
+    let bytes = p.vectors * V;
+    let mut w = format!(
+        "  (func (export \"{}\") (param $base i32) (param $st i32) (local $r i32)\n",
+        p.name
     );
     writeln!(
         w,
-        "    (memory.copy {} (local.get $st) (i32.const 160))",
+        "    (memory.copy {} (local.get $st) (i32.const {bytes}))",
         at(scratch)
     )
     .unwrap();
-    if let Some(c) = scale_call(l, false) {
-        call(&mut w, &c);
+    for st in &p.pre {
+        step(&mut w, st);
     }
     w.push_str("    (loop $round\n");
-    let mut rc_seen = 0;
-    for (name, args) in round_calls(l) {
-        if name == "fma_mds" {
-            for limb in 0..LIMBS as u32 {
-                let from = at(scratch + V * 8 + 16 * limb);
-                for (lane, to) in [(0u32, 10u32), (1, 11)] {
-                    let idx: Vec<String> =
-                        (0..16).map(|i| (8 * lane + i % 8).to_string()).collect();
-                    writeln!(
-                        w,
-                        "      (v128.store {} (i8x16.shuffle {} (v128.load {from}) (v128.load {from})))",
-                        at(scratch + V * to + 16 * limb),
-                        idx.join(" ")
-                    )
-                    .unwrap();
-                }
-            }
-        }
-        write!(w, "      (call ${name} (local.get $base)").unwrap();
-        for a in args {
-            match a {
-                Some(x) => write!(w, " {}", at(x)).unwrap(),
-                None => {
-                    write!(
-                        w,
-                        " (i32.add {} (i32.mul (local.get $r) (i32.const 160)))",
-                        at(rc_at + 80 * rc_seen)
-                    )
-                    .unwrap();
-                    rc_seen += 1;
-                }
-            }
-        }
-        w.push_str(")\n");
+    for st in &p.round {
+        step(&mut w, st);
     }
     writeln!(
         w,
-        "      (local.set $r (i32.add (local.get $r) (i32.const 1)))"
+        "    (local.set $r (i32.add (local.get $r) (i32.const 1)))"
     )
     .unwrap();
     writeln!(
         w,
-        "      (br_if $round (i32.lt_u (local.get $r) (i32.const {rounds}))))"
+        "    (br_if $round (i32.lt_u (local.get $r) (i32.const {rounds}))))"
     )
     .unwrap();
-    if let Some(c) = scale_call(l, true) {
-        call(&mut w, &c);
+    for st in &p.post {
+        step(&mut w, st);
     }
     writeln!(
         w,
-        "    (memory.copy (local.get $st) {} (i32.const 160)))",
+        "    (memory.copy (local.get $st) {} (i32.const {bytes})))",
         at(scratch)
     )
     .unwrap();
@@ -1062,94 +1237,131 @@ impl<'m> Interp<'m> {
         }
     }
 
-    /// The module's `fma_permute` export, on the state at [`STATE`] and the region
+    /// Plan `p` as its export runs it, on the state at [`STATE`] and the region
     /// at [`BASE`].
-    pub fn permute(&mut self) {
-        let layout = self.m.layout;
-        let scratch = BASE + layout.scratch;
+    fn run(&mut self, p: usize) {
+        let plan = self.m.plans[p].clone();
+        let scratch = BASE + self.m.scratch;
+        let bytes = (plan.vectors * V) as usize;
         let copy = |mem: &mut Vec<u8>, to: u32, from: u32| {
-            let chunk = mem[from as usize..from as usize + 160].to_vec();
-            mem[to as usize..to as usize + 160].copy_from_slice(&chunk);
+            let chunk = mem[from as usize..from as usize + bytes].to_vec();
+            mem[to as usize..to as usize + bytes].copy_from_slice(&chunk);
         };
         copy(&mut self.mem, scratch, STATE);
-        let plain =
-            |c: &Call| -> Vec<u32> { c.1.iter().map(|a| BASE + a.expect("plain")).collect() };
-        if let Some(c) = scale_call(&layout, false) {
-            self.call(c.0, &plain(&c));
-        }
-        for r in 0..self.m.rounds as u32 {
-            for (name, args) in round_calls(&layout) {
-                if name == "fma_mds" {
-                    for l in 0..LIMBS as u32 {
-                        let x = self.load(scratch + V * 8 + 16 * l);
-                        self.store(scratch + V * 10 + 16 * l, [x[0]; 2]);
-                        self.store(scratch + V * 11 + 16 * l, [x[1]; 2]);
-                    }
-                }
-                let mut rc = 0;
+        let step = |it: &mut Self, st: &Step, r: u32| match st {
+            Step::Call(name, args) => {
                 let ptrs: Vec<u32> = args
                     .iter()
                     .map(|a| match a {
-                        Some(x) => BASE + *x,
-                        None => {
-                            rc += 1;
-                            BASE + layout.rc + 160 * r + 80 * (rc - 1)
-                        }
+                        Arg::At(x) => BASE + x,
+                        Arg::Rc(off) => BASE + plan.rc + plan.stride * r + off,
                     })
                     .collect();
-                self.call(name, &ptrs);
+                it.call(name, &ptrs);
+            }
+            Step::Broadcast { from, lane, to } => {
+                for l in 0..LIMBS as u32 {
+                    let x = it.load(BASE + from + 16 * l);
+                    it.store(BASE + to + 16 * l, [x[*lane as usize]; 2]);
+                }
+            }
+        };
+        for st in &plan.pre {
+            step(self, st, 0);
+        }
+        for r in 0..self.m.rounds as u32 {
+            for st in &plan.round {
+                step(self, st, r);
             }
         }
-        if let Some(c) = scale_call(&layout, true) {
-            self.call(c.0, &plain(&c));
+        for st in &plan.post {
+            step(self, st, 0);
         }
         copy(&mut self.mem, STATE, scratch);
     }
+
+    /// The module's `fma_permute` export (one state, see [`state_in`]).
+    pub fn permute(&mut self) {
+        self.run(0);
+    }
+
+    /// The module's `fma_permute2` export (two states, see [`pair_in`]).
+    pub fn permute2(&mut self) {
+        self.run(1);
+    }
 }
 
-/// The module's state limbs of `state`: x·2^260 mod p in 52-bit limbs as `f64`,
-/// elements 0 and 1 in the lanes of the first vector, element 2 in both lanes of
-/// the second (vector v's limb l at index 5·v + l).
-pub fn state_in<F: PrimeField>(state: &[F; 3]) -> [[u64; 2]; 2 * LIMBS] {
+/// Vectors of limbs from elements: vector v's lanes hold `slots[v]`, indices
+/// into `xs` (limb l of vector v at index 5·v + l), as x·2^260 mod p in 52-bit
+/// limbs held as `f64`.
+fn limbs_in<F: PrimeField>(xs: &[F], slots: &[[usize; 2]]) -> Vec<[u64; 2]> {
     let r = F::from(2u64).pow([260u64]);
-    let l = state.map(|x| limbs52((x * r).into_bigint().as_ref()));
-    core::array::from_fn(|i| {
-        let (v, limb) = (i / LIMBS, i % LIMBS);
-        let [a, c] = if v == 0 { [0, 1] } else { [2, 2] };
-        [(l[a][limb] as f64).to_bits(), (l[c][limb] as f64).to_bits()]
-    })
+    let l: Vec<[u64; LIMBS]> = xs
+        .iter()
+        .map(|x| limbs52((*x * r).into_bigint().as_ref()))
+        .collect();
+    slots
+        .iter()
+        .flat_map(|&[a, c]| {
+            let l = &l;
+            (0..LIMBS).map(move |i| [(l[a][i] as f64).to_bits(), (l[c][i] as f64).to_bits()])
+        })
+        .collect()
 }
 
-/// The state back from the module's limbs (x·2^260, not necessarily below p).
-pub fn state_out<F: PrimeField>(v: &[[u64; 2]; 2 * LIMBS]) -> [F; 3] {
+/// The element in lane `lane` of vector `vec` (x·2^260 with normalized limbs,
+/// not necessarily below p).
+fn limbs_out<F: PrimeField>(v: &[[u64; 2]], vec: usize, lane: usize) -> F {
     let r_inv = F::from(2u64)
         .pow([260u64])
         .inverse()
         .expect("2 is invertible");
-    let value = |vec: usize, lane: usize| {
-        let base = F::from(2u64).pow([52u64]);
-        (0..LIMBS).rev().fold(F::ZERO, |acc, l| {
-            let x = f64::from_bits(v[vec * LIMBS + l][lane]);
-            assert!(
-                (0.0..4503599627370496.0).contains(&x) && x.fract() == 0.0,
-                "limb {x}"
-            );
-            acc * base + F::from(x as u64)
-        }) * r_inv
-    };
-    [value(0, 0), value(0, 1), value(1, 0)]
+    let base = F::from(2u64).pow([52u64]);
+    (0..LIMBS).rev().fold(F::ZERO, |acc, l| {
+        let x = f64::from_bits(v[vec * LIMBS + l][lane]);
+        assert!(
+            (0.0..4503599627370496.0).contains(&x) && x.fract() == 0.0,
+            "limb {x}"
+        );
+        acc * base + F::from(x as u64)
+    }) * r_inv
+}
+
+/// `fma_permute`'s state of `state`: elements 0 and 1 in the lanes of the first
+/// vector, element 2 in both lanes of the second.
+pub fn state_in<F: PrimeField>(state: &[F; 3]) -> Vec<[u64; 2]> {
+    limbs_in(state, &[[0, 1], [2, 2]])
+}
+
+/// The state back from `fma_permute`'s limbs.
+pub fn state_out<F: PrimeField>(v: &[[u64; 2]]) -> [F; 3] {
+    [limbs_out(v, 0, 0), limbs_out(v, 0, 1), limbs_out(v, 1, 0)]
+}
+
+/// `fma_permute2`'s state of two states: element e of state k in lane k of
+/// vector e.
+pub fn pair_in<F: PrimeField>(states: &[[F; 3]; 2]) -> Vec<[u64; 2]> {
+    limbs_in(states.as_flattened(), &[[0, 3], [1, 4], [2, 5]])
+}
+
+/// The two states back from `fma_permute2`'s limbs.
+pub fn pair_out<F: PrimeField>(v: &[[u64; 2]]) -> [[F; 3]; 2] {
+    core::array::from_fn(|k| core::array::from_fn(|e| limbs_out(v, e, k)))
 }
 
 impl Interp<'_> {
-    /// Writes the state limbs (see [`state_in`]) where `permute` reads them.
-    pub fn set_state(&mut self, s: &[[u64; 2]; 2 * LIMBS]) {
+    /// Writes state limbs (see [`state_in`], [`pair_in`]) where the exports read them.
+    pub fn set_state(&mut self, s: &[[u64; 2]]) {
         for (i, v) in s.iter().enumerate() {
             self.store(STATE + 16 * i as u32, *v);
         }
     }
-    /// The state limbs after [`Interp::permute`].
-    pub fn state(&self) -> [[u64; 2]; 2 * LIMBS] {
-        core::array::from_fn(|i| self.load(STATE + 16 * i as u32))
+    /// The first `vectors` vectors of state limbs (2 after [`Interp::permute`],
+    /// 3 after [`Interp::permute2`]).
+    pub fn state(&self, vectors: usize) -> Vec<[u64; 2]> {
+        (0..vectors * LIMBS)
+            .map(|i| self.load(STATE + 16 * i as u32))
+            .collect()
     }
 }
 
@@ -1173,6 +1385,7 @@ mod tests {
             seed
         };
         let edge = [F::ZERO, F::ONE, -F::ONE, -F::from(2u64)];
+        let mut previous = [-F::ONE; 3];
         for round in 0..10 {
             let state: [F; 3] = core::array::from_fn(|i| match round {
                 0..=3 => edge[(round + i) % 4],
@@ -1180,13 +1393,69 @@ mod tests {
             });
             it.set_state(&state_in(&state));
             it.permute();
-            let got: [F; 3] = state_out(&it.state());
+            let got: [F; 3] = state_out(&it.state(2));
             let mut want = state;
             poseidon::permute_with::<F, Reference>(ParamSet::Kimchi, &mut want);
             assert_eq!(got, want, "state {round}");
             // The second vector's lanes carry the same element.
-            let s = it.state();
+            let s = it.state(2);
             assert!((LIMBS..2 * LIMBS).all(|i| s[i][0] == s[i][1]));
+            // The pair: this state beside the previous one, in either lane.
+            let pair = [state, previous];
+            it.set_state(&pair_in(&pair));
+            it.permute2();
+            let got: [[F; 3]; 2] = pair_out(&it.state(3));
+            let mut other = previous;
+            poseidon::permute_with::<F, Reference>(ParamSet::Kimchi, &mut other);
+            assert_eq!(got, [want, other], "pair {round}");
+            previous = state;
+        }
+    }
+
+    /// The two splits of a limb product the generator writes ([`Stream::mac`] and
+    /// [`Stream::mac_anchored`]), on limbs at their edges and seeded random ones: the
+    /// high half's bits minus 2^104's are k, the low half's bits give the remainder
+    /// δ, and k·2^52 + δ = a·b exactly.
+    #[test]
+    fn limb_product_splits() {
+        let edge = [
+            0,
+            1,
+            2,
+            3,
+            1 << 26,
+            (1 << 51) - 1,
+            1 << 51,
+            (1 << 51) + 1,
+            MASK - 1,
+            MASK,
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut limbs: Vec<u64> = edge.to_vec();
+        limbs.extend((0..200).map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed & MASK
+        }));
+        let f = f64::from_bits;
+        for &x in &limbs {
+            for &y in &limbs {
+                let (a, c) = (x as f64, y as f64);
+                let want = i128::from(x) * i128::from(y);
+                let hi = a.mul_add(c, f(HI));
+                let k = i128::from(hi.to_bits() - HI);
+                // mac: 1.5·2^52 − δ in [2^52, 2^53], its bits LO − δ.
+                let lo = (-a).mul_add(c, hi - f(HI_LO));
+                assert!((4503599627370496.0..=9007199254740992.0).contains(&lo));
+                let delta = i128::from(LO) - i128::from(lo.to_bits());
+                assert_eq!(k * (1 << 52) + delta, want, "mac {x} {y}");
+                // mac_anchored: 1.5·2^52 + δ, its bits LO + δ.
+                let lo = f(LO) - (-a).mul_add(c, hi - f(HI));
+                let delta = i128::from(lo.to_bits()) - i128::from(LO);
+                assert_eq!(k * (1 << 52) + delta, want, "anchored {x} {y}");
+                assert!(delta.abs() <= 1 << 51);
+            }
         }
     }
 
@@ -1208,11 +1477,17 @@ mod tests {
             let bytes = wat::parse_str(generate(w, Memory::Imported).wat).expect("valid text");
             let funcs = crate::wasm_ops::function_ops(&bytes).expect("parses");
             for (name, madds) in [
-                ("fma_sq", 2 * 2 * (15 + 20)),
-                ("fma_mul", 2 * 2 * (25 + 20)),
+                ("fma_sq", 2 * 2 * (15 + 15)),
+                ("fma_mul", 2 * 2 * (25 + 15)),
                 (
                     "fma_mds",
-                    2 * 2 * (if w == Which::Fp { 50 } else { 75 } + 20),
+                    2 * 2 * (if w == Which::Fp { 50 } else { 75 } + 15),
+                ),
+                ("fma_sq3", 3 * 2 * (15 + 15)),
+                ("fma_mul3", 3 * 2 * (25 + 15)),
+                (
+                    "fma_mds3",
+                    3 * 2 * (if w == Which::Fp { 50 } else { 75 } + 15),
                 ),
             ] {
                 let f = funcs

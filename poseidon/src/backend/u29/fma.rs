@@ -6,9 +6,12 @@
 //! `benches/src/fma_kernel.rs`); the state enters and leaves it through `u29`
 //! products (x·2^261 → x·2^260 and back).
 //!
+//! One state goes through `fma_permute`, two at once through `fma_permute2` (one
+//! per lane, the batch path).
+//!
 //! The only `unsafe` of this backend: calls into the kernel, which reads and
 //! writes nothing but its own region (allocated here, `fma_bytes()` long, 16-byte
-//! aligned) and the 160-byte state buffer of the call.
+//! aligned) and the state buffer of the call (160 or 240 bytes).
 #![allow(unsafe_code)]
 
 use std::sync::OnceLock;
@@ -22,6 +25,7 @@ extern "C" {
     fn fma_bytes() -> u32;
     fn fma_init(base: u32);
     fn fma_permute(base: u32, state: u32);
+    fn fma_permute2(base: u32, state: u32);
     fn fma_fused(a: f64) -> u32;
 }
 
@@ -50,9 +54,35 @@ const TO: [u64; LIMBS] = pow2_mod(260, &Pallas::P);
 /// 2^262 mod p: a `u29` product with it turns x·2^260 into x·2^261.
 const FROM: [u64; LIMBS] = pow2_mod(262, &Pallas::P);
 
-/// Where element e goes in the kernel's state, (vector, lane) pairs: elements 0 and
-/// 1 in the lanes of the first vector, element 2 in both lanes of the second; limb
-/// l of vector v at 2·(5·v + l) + lane. It comes back from the first pair.
+/// Writes `x` (a `u29` element, x·2^261) as the kernel's five 52-bit limbs of
+/// x·2^260 into `buf` at `slots`: limb l of vector v, lane j at 2·(5v + l) + j.
+fn put<M: Modulus29>(x: &Fe29<M>, buf: &mut [f64], slots: &[(usize, usize)]) {
+    let y = to_u64x4(&mont_mul(&x.0, &TO, &M::P));
+    let limbs: [u64; 5] = crate::backend::split_limbs(&y, 52);
+    for (l, limb) in limbs.iter().enumerate() {
+        for &(v, lane) in slots {
+            buf[2 * (5 * v + l) + lane] = *limb as f64;
+        }
+    }
+}
+
+/// The element at `(v, lane)` of `buf`, back as a `u29` element.
+fn get<M: Modulus29>(buf: &[f64], (v, lane): (usize, usize)) -> Fe29<M> {
+    // Normalized limbs below 2^52, the value below 2^256 (the kernel's bound).
+    let limbs: [u64; 5] = core::array::from_fn(|l| {
+        let f = buf[2 * (5 * v + l) + lane];
+        debug_assert!((0.0..4503599627370496.0).contains(&f) && f.fract() == 0.0);
+        f as u64
+    });
+    let y = from_u64x4(&crate::backend::join_limbs(&limbs, 52));
+    let x = Fe29::new(mont_mul(&y, &FROM, &M::P));
+    x.check();
+    x
+}
+
+/// Where element e goes in `fma_permute`'s state, (vector, lane) pairs: elements
+/// 0 and 1 in the lanes of the first vector, element 2 in both lanes of the
+/// second. It comes back from the first pair.
 const SLOTS: [&[(usize, usize)]; WIDTH] = [&[(0, 0)], &[(0, 1)], &[(1, 0), (1, 1)]];
 
 /// The kimchi Fp permutation of `state` by the kernel; false (state untouched)
@@ -66,27 +96,44 @@ pub(super) fn permute_kimchi<M: Modulus29>(state: &mut [Fe29<M>; WIDTH]) -> bool
     };
     let mut buf = [0f64; 20];
     for (x, slots) in state.iter().zip(SLOTS) {
-        let y = to_u64x4(&mont_mul(&x.0, &TO, &M::P));
-        let limbs: [u64; 5] = crate::backend::split_limbs(&y, 52);
-        for (l, limb) in limbs.iter().enumerate() {
-            for &(v, lane) in slots {
-                buf[2 * (5 * v + l) + lane] = *limb as f64;
-            }
-        }
+        put(x, &mut buf, slots);
     }
     // SAFETY: the kernel reads and writes the 160 bytes of `buf` and its own region.
     unsafe { fma_permute(base, buf.as_mut_ptr() as usize as u32) };
     for (x, slots) in state.iter_mut().zip(SLOTS) {
-        let (v, lane) = slots[0];
-        // Normalized limbs below 2^52, the value below 2^256 (the kernel's bound).
-        let limbs: [u64; 5] = core::array::from_fn(|l| {
-            let f = buf[2 * (5 * v + l) + lane];
-            debug_assert!((0.0..4503599627370496.0).contains(&f) && f.fract() == 0.0);
-            f as u64
-        });
-        let y = from_u64x4(&crate::backend::join_limbs(&limbs, 52));
-        *x = Fe29::new(mont_mul(&y, &FROM, &M::P));
-        x.check();
+        *x = get(&buf, slots[0]);
+    }
+    true
+}
+
+/// The kimchi Fp permutation of each of `states`, two at a time by
+/// `fma_permute2` (element e of the pair's state j in lane j of vector e), an odd
+/// last one by `fma_permute`; false (states untouched) as [`permute_kimchi`].
+pub(super) fn permute_many_kimchi<M: Modulus29>(states: &mut [[Fe29<M>; WIDTH]]) -> bool {
+    if M::P != Pallas::P {
+        return false;
+    }
+    let Some(base) = base() else {
+        return false;
+    };
+    let mut pairs = states.chunks_exact_mut(2);
+    for pair in &mut pairs {
+        let mut buf = [0f64; 30];
+        for (j, state) in pair.iter().enumerate() {
+            for (e, x) in state.iter().enumerate() {
+                put(x, &mut buf, &[(e, j)]);
+            }
+        }
+        // SAFETY: the kernel reads and writes the 240 bytes of `buf` and its own region.
+        unsafe { fma_permute2(base, buf.as_mut_ptr() as usize as u32) };
+        for (j, state) in pair.iter_mut().enumerate() {
+            for (e, x) in state.iter_mut().enumerate() {
+                *x = get(&buf, (e, j));
+            }
+        }
+    }
+    for state in pairs.into_remainder() {
+        permute_kimchi(state);
     }
     true
 }

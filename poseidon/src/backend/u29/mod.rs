@@ -497,9 +497,17 @@ macro_rules! u29_field {
                 }
             }
             /// With Wasm SIMD: four at a time in `i32x4` lanes ([`permute_x4`]), the rest
-            /// one by one. Elsewhere one after another (natively the scalar code wins;
+            /// one by one (kimchi Fp in the package's `fma` module: two at a time in the
+            /// generated kernel's `f64x2` lanes). Elsewhere one after another (natively the scalar code wins;
             /// the lanes there are plain arrays, for the tests).
             fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
+                // The package's `fma` module: the generated kernel, two states per call.
+                #[cfg(all(target_arch = "wasm32", poseidon_fma))]
+                if own_set(params, &$kimchi, &$legacy) == Some(ParamSet::Kimchi)
+                    && fma::permute_many_kimchi(states)
+                {
+                    return;
+                }
                 let rest = if SIMD128 {
                     let mut quads = states.chunks_exact_mut(4);
                     for q in &mut quads {
