@@ -46,13 +46,23 @@ export function supported() {
   return MODULES.filter((m) => !probes[m] || WebAssembly.validate(Uint8Array.from(probes[m])));
 }
 
+// What init() loads by default: the best module this engine runs, except that V8
+// before 13 (Node 22 and older) compiles Wasm with TurboFan, which reorders code
+// itself, and there the fma module's generated kernel measured slower than simd
+// (README, "Against o1js"). Browsers (no process.versions) keep fma.
+function preferred(runs) {
+  const v8 = Number(globalThis.process?.versions?.v8?.split(".")[0]);
+  return runs[0] === "fma" && v8 < 13 && runs.includes("simd") ? "simd" : runs[0];
+}
+
 let exports = null;
 let loaded = null;
 let loadedBytes = null;
 
 /**
  * Compiles and instantiates a wasm module. Call once (and await it) before the other
- * functions. Without arguments: the best module this engine supports (`supported()[0]`).
+ * functions. Without arguments: the best module this engine supports (`supported()[0]`,
+ * but `simd` rather than `fma` under Node 22 and older, where it is faster).
  * `{ module: "simd" }` asks for one module (an error if the engine cannot run it);
  * a `BufferSource` is used as the module's bytes (`backend()` is then "custom").
  */
@@ -61,7 +71,7 @@ export async function init(source) {
   let name, bytes;
   if (source === undefined || (source && typeof source === "object" && "module" in source)) {
     const runs = supported();
-    name = source?.module ?? runs[0];
+    name = source?.module ?? preferred(runs);
     if (!loaders[name]) throw new RangeError(`poseidon: no module "${name}" (${MODULES.join(", ")})`);
     if (!runs.includes(name)) {
       throw new Error(`poseidon: this engine cannot run the "${name}" module (it runs: ${runs.join(", ")})`);
