@@ -3,7 +3,7 @@
 // and pair exports timed beside the package's own `permute` export and o1js in one
 // process (timing.mjs).
 //   node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--rounds N] [--check] [--chromium]
-// The kernel permutes a state already in its Montgomery form (x·2^260 mod p in
+// The kernel permutes a state already in its Montgomery form (x·2^261 mod p in
 // 52-bit limbs, as f64); the package's export also converts from and to canonical
 // integers, so the kernel's figure leaves that conversion out. --check: the
 // agreement only (make test). --chromium: the same inside headless Chromium

@@ -4,7 +4,8 @@
 import { measure } from "./timing.mjs";
 
 export const P = 2n ** 254n + 45560315531419706090280762371685220353n;
-const R = 2n ** 260n;
+// The kernel takes and gives x·2^261 mod p (the u29 backend's form).
+const R = 2n ** 261n;
 // As benches/src/fma_kernel.rs's interpreter: the state at STATE, the kernel's
 // region at BASE (fma_init writes its constants there).
 const STATE = 1024;
@@ -26,7 +27,7 @@ const rInv = modpow(R, P - 2n);
 const le = (x) => Uint8Array.from({ length: 32 }, (_, i) => Number((x >> BigInt(8 * i)) & 0xffn));
 const fromLe = (b) => b.reduceRight((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
 
-// Vector v's two lanes hold elements slots[v] of `xs`: limbs of x·2^260 mod p,
+// Vector v's two lanes hold elements slots[v] of `xs`: limbs of x·2^261 mod p,
 // 52 bits each, as f64 (limb l of vector v at 2·(5v + l) + lane).
 function put(k, xs, slots) {
   const f = new Float64Array(k.memory.buffer, STATE, 10 * slots.length);

@@ -29,6 +29,9 @@
 //! Two exports: `fma_permute` (one state; elements 0 and 1 in the lanes of one
 //! vector, element 2 in both lanes of another) and `fma_permute2` (two states, one
 //! per lane: no lane is duplicated, and the rescaling below fits whole vectors).
+//! Elements enter and leave as x·2^261 mod p, any value below 2^256 (the `u29`
+//! backend's form, so the package converts by regrouping bits): the products by
+//! d/2 on entry and 2/d on exit turn it into the kernel's d·x·2^260 and back.
 //!
 //! The generated statements are also interpreted here ([`Interp`], with
 //! `f64::mul_add`), which is how the tests check the generator against the
@@ -550,8 +553,12 @@ struct Consts {
     mds: [[[u64; LIMBS]; 3]; 3],
     /// rc[r][i] (rescaled: d_i·k_i).
     rc: Vec<[[u64; LIMBS]; 3]>,
-    /// The rescaling d and d⁻¹, if this field has one.
-    d: Option<[[[u64; LIMBS]; 3]; 2]>,
+    /// Whether the linear layer is rescaled (column 0 all ones).
+    rescaled: bool,
+    /// The factors the state is multiplied by on entry and exit: d/2 and 2/d (d = 1
+    /// where there is no rescaling). A Montgomery product by them turns x·2^261 (the
+    /// `u29` form the kernel takes and gives) into d·x·2^260 and back.
+    scale: [[[u64; LIMBS]; 3]; 2],
 }
 
 /// Kimchi Fp's rescaling: a sixth root d_0 of M_00, with d_i = d_0^7/M_i0, makes
@@ -619,12 +626,16 @@ fn consts<F: PastaField + FieldArith>(d0: Option<&str>) -> Consts {
             .iter()
             .map(|row| scale(row).map(|x| m(&x)))
             .collect(),
-        d: d.map(|d| {
+        rescaled: d.is_some(),
+        scale: {
+            let d = d.unwrap_or([F::ONE; 3]);
+            let two = F::from(2u64);
+            let half = two.inverse().expect("p is odd");
             [
-                d.map(|x| m(&x)),
-                d.map(|x| m(&x.inverse().expect("nonzero"))),
+                d.map(|x| m(&(x * half))),
+                d.map(|x| m(&(x.inverse().expect("nonzero") * two))),
             ]
-        }),
+        },
     }
 }
 
@@ -701,7 +712,8 @@ pub enum Memory {
 /// Generates the module for `which`'s kimchi permutation. Its exports:
 /// `fma_bytes() -> i32` (the region's size), `fma_init(base)` (writes the
 /// constants into the region at `base`, 16-byte aligned), `fma_permute(base, st)`
-/// (the state's 160 bytes at `st`, see [`state_in`]) and `fma_fused(2^52 − 1) ->
+/// (the state's 160 bytes at `st`, see [`state_in`]), `fma_permute2(base, st)` (two
+/// states, 240 bytes, see [`pair_in`]) and `fma_fused(2^52 − 1) ->
 /// i32` (1 when this engine's `relaxed_madd` is fused; without it the results are
 /// wrong).
 pub fn generate(which: Which, memory: Memory) -> Module {
@@ -709,7 +721,7 @@ pub fn generate(which: Which, memory: Memory) -> Module {
         Which::Fp => consts::<poseidon::Fp>(Some(FP_D0)),
         Which::Fq => consts::<poseidon::Fq>(None),
     };
-    let rescaled = k.d.is_some();
+    let rescaled = k.rescaled;
     let plain = |name, nin, streams, terms: &'static Terms| Spec {
         name,
         nin,
@@ -780,15 +792,12 @@ pub fn generate(which: Which, memory: Memory) -> Module {
             push(&mut tables, rows, true, &|i, l| k.mds[i][j][l]);
         }
     }
-    let scale = k.d.map(|d| {
-        let at = TABLES + tables.len() as u32;
-        for x in d {
-            for rows in lanes {
-                push(&mut tables, rows, true, &|i, l| x[i][l]);
-            }
+    let scale = TABLES + tables.len() as u32;
+    for x in k.scale {
+        for rows in lanes {
+            push(&mut tables, rows, true, &|i, l| x[i][l]);
         }
-        at
-    });
+    }
     let rc_at = TABLES + tables.len() as u32;
     for row in &k.rc {
         for rows in lanes {
@@ -804,15 +813,12 @@ pub fn generate(which: Which, memory: Memory) -> Module {
             push(&mut tables, [i, i], true, &|i, l| k.mds[i][j][l]);
         }
     }
-    let scale3 = k.d.map(|d| {
-        let at = TABLES + tables.len() as u32;
-        for x in d {
-            for i in 0..3 {
-                push(&mut tables, [i, i], true, &|i, l| x[i][l]);
-            }
+    let scale3 = TABLES + tables.len() as u32;
+    for x in k.scale {
+        for i in 0..3 {
+            push(&mut tables, [i, i], true, &|i, l| x[i][l]);
         }
-        at
-    });
+    }
     let rc3 = TABLES + tables.len() as u32;
     for row in &k.rc {
         for i in 0..3 {
@@ -821,6 +827,7 @@ pub fn generate(which: Which, memory: Memory) -> Module {
     }
     assert!(tables.len() % 16 == 0);
     let layout = Layout {
+        rescaled,
         rc: rc_at,
         scale,
         cols3,
@@ -897,10 +904,11 @@ pub fn generate(which: Which, memory: Memory) -> Module {
 /// entries, D, D⁻¹ and round constants in its own.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
+    rescaled: bool,
     rc: u32,
-    scale: Option<u32>,
+    scale: u32,
     cols3: u32,
-    scale3: Option<u32>,
+    scale3: u32,
     rc3: u32,
     scratch: u32,
 }
@@ -947,9 +955,9 @@ const SCRATCH_VECTORS: u32 = 15;
 fn single_plan(l: &Layout) -> Plan {
     let s = |i: u32| Arg::At(l.scratch + V * i);
     let cols = |i: u32| Arg::At(TABLES + V * i);
-    let mds = match l.scale {
+    let mds = match l.rescaled {
         // x_0 placed (its column is all ones), x_1 and x_2 times two columns each.
-        Some(_) => vec![
+        true => vec![
             s(11),
             s(9),
             s(10),
@@ -962,7 +970,7 @@ fn single_plan(l: &Layout) -> Plan {
             s(0),
             s(1),
         ],
-        None => vec![
+        false => vec![
             s(10),
             s(11),
             s(9),
@@ -980,20 +988,18 @@ fn single_plan(l: &Layout) -> Plan {
     };
     let at = |i: u32| l.scratch + V * i;
     let scale = |inverse: bool| {
-        l.scale.map(|d| {
-            let d = d + if inverse { 2 * V } else { 0 };
-            Step::Call(
-                "fma_mul",
-                vec![s(0), Arg::At(d), s(1), Arg::At(d + V), s(0), s(1)],
-            )
-        })
+        let d = l.scale + if inverse { 2 * V } else { 0 };
+        Step::Call(
+            "fma_mul",
+            vec![s(0), Arg::At(d), s(1), Arg::At(d + V), s(0), s(1)],
+        )
     };
     Plan {
         name: "fma_permute",
         vectors: 2,
         rc: l.rc,
         stride: 2 * V,
-        pre: scale(false).into_iter().collect(),
+        pre: vec![scale(false)],
         round: vec![
             Step::Call("fma_sq", vec![s(0), s(1), s(2), s(3)]),
             Step::Call("fma_sq", vec![s(2), s(3), s(4), s(5)]),
@@ -1012,7 +1018,7 @@ fn single_plan(l: &Layout) -> Plan {
             },
             Step::Call("fma_mds", mds),
         ],
-        post: scale(true).into_iter().collect(),
+        post: vec![scale(true)],
     }
 }
 
@@ -1020,17 +1026,17 @@ fn single_plan(l: &Layout) -> Plan {
 /// both. Every kernel runs the three vectors as its three streams.
 fn pair_plan(l: &Layout) -> Plan {
     let s = |i: u32| Arg::At(l.scratch + V * i);
-    let width = 3 - u32::from(l.scale3.is_some());
+    let width = 3 - u32::from(l.rescaled);
     let entry = |i: u32, j: u32| Arg::At(l.cols3 + V * (width * i + j));
     let each = |name, f: &dyn Fn(u32) -> Vec<Arg>, out: u32| {
         let mut args: Vec<Arg> = (0..3).flat_map(f).collect();
         args.extend((0..3).map(|i| s(out + i)));
         Step::Call(name, args)
     };
-    let mut mds = match l.scale3 {
+    let mut mds = match l.rescaled {
         // x_0 placed, x_1 and x_2 times row i's entries.
-        Some(_) => vec![s(13), s(14), s(12)],
-        None => vec![s(12), s(13), s(14)],
+        true => vec![s(13), s(14), s(12)],
+        false => vec![s(12), s(13), s(14)],
     };
     for i in 0..3 {
         mds.extend((0..width).map(|j| entry(i, j)));
@@ -1038,17 +1044,15 @@ fn pair_plan(l: &Layout) -> Plan {
     mds.extend((0..3).map(|i| Arg::Rc(V * i)));
     mds.extend((0..3).map(s));
     let scale = |inverse: bool| {
-        l.scale3.map(|d| {
-            let d = d + if inverse { 3 * V } else { 0 };
-            each("fma_mul3", &|i| vec![s(i), Arg::At(d + V * i)], 0)
-        })
+        let d = l.scale3 + if inverse { 3 * V } else { 0 };
+        each("fma_mul3", &|i| vec![s(i), Arg::At(d + V * i)], 0)
     };
     Plan {
         name: "fma_permute2",
         vectors: 3,
         rc: l.rc3,
         stride: 3 * V,
-        pre: scale(false).into_iter().collect(),
+        pre: vec![scale(false)],
         round: vec![
             each("fma_sq3", &|i| vec![s(i)], 3),
             each("fma_sq3", &|i| vec![s(3 + i)], 6),
@@ -1056,7 +1060,7 @@ fn pair_plan(l: &Layout) -> Plan {
             each("fma_mul3", &|i| vec![s(9 + i), s(i)], 12),
             Step::Call("fma_mds3", mds),
         ],
-        post: scale(true).into_iter().collect(),
+        post: vec![scale(true)],
     }
 }
 
@@ -1294,10 +1298,10 @@ impl<'m> Interp<'m> {
 }
 
 /// Vectors of limbs from elements: vector v's lanes hold `slots[v]`, indices
-/// into `xs` (limb l of vector v at index 5·v + l), as x·2^260 mod p in 52-bit
+/// into `xs` (limb l of vector v at index 5·v + l), as x·2^261 mod p in 52-bit
 /// limbs held as `f64`.
 fn limbs_in<F: PrimeField>(xs: &[F], slots: &[[usize; 2]]) -> Vec<[u64; 2]> {
-    let r = F::from(2u64).pow([260u64]);
+    let r = F::from(2u64).pow([261u64]);
     let l: Vec<[u64; LIMBS]> = xs
         .iter()
         .map(|x| limbs52((*x * r).into_bigint().as_ref()))
@@ -1311,11 +1315,11 @@ fn limbs_in<F: PrimeField>(xs: &[F], slots: &[[usize; 2]]) -> Vec<[u64; 2]> {
         .collect()
 }
 
-/// The element in lane `lane` of vector `vec` (x·2^260 with normalized limbs,
+/// The element in lane `lane` of vector `vec` (x·2^261 with normalized limbs,
 /// not necessarily below p).
 fn limbs_out<F: PrimeField>(v: &[[u64; 2]], vec: usize, lane: usize) -> F {
     let r_inv = F::from(2u64)
-        .pow([260u64])
+        .pow([261u64])
         .inverse()
         .expect("2 is invertible");
     let base = F::from(2u64).pow([52u64]);
@@ -1393,7 +1397,12 @@ mod tests {
                 0..=3 => edge[(round + i) % 4],
                 _ => F::from(next()) * F::from(next()).square().square() + F::from(next()),
             });
-            it.set_state(&state_in(&state));
+            let mut limbs = state_in(&state);
+            if round % 2 == 1 {
+                // A non-canonical encoding: element 0 as x·2^261 mod p plus p.
+                plus_p::<F>(&mut limbs, 0, 0);
+            }
+            it.set_state(&limbs);
             it.permute();
             let got: [F; 3] = state_out(&it.state(2));
             let mut want = state;
@@ -1459,6 +1468,20 @@ mod tests {
                 assert!(delta.abs() <= 1 << 51);
             }
         }
+    }
+
+    /// Adds p to the element in lane `lane` of vector `vec` (its value stays
+    /// below 2^256 for any element below p, p < 2^255).
+    fn plus_p<F: PrimeField>(v: &mut [[u64; 2]], vec: usize, lane: usize) {
+        let p = limbs52(F::MODULUS.as_ref());
+        let mut carry = 0;
+        for (l, pl) in p.iter().enumerate() {
+            let x = &mut v[vec * LIMBS + l][lane];
+            let sum = f64::from_bits(*x) as u64 + pl + carry;
+            *x = ((sum & MASK) as f64).to_bits();
+            carry = sum >> 52;
+        }
+        assert_eq!(carry, 0);
     }
 
     #[test]

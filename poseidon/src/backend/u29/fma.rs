@@ -2,9 +2,9 @@
 //! JavaScript package's `fma` module only (built with `relaxed-simd` and
 //! `--cfg poseidon_fma`; `js/build.mjs` merges the kernel, `bench-report
 //! fma-kernel --linked`, into the module with binaryen's `wasm-merge`). The kernel
-//! works on x·2^260 mod p in five 52-bit limbs held as `f64` (see
-//! `benches/src/fma_kernel.rs`); the state enters and leaves it through `u29`
-//! products (x·2^261 → x·2^260 and back).
+//! takes and gives `u29`'s own form, x·2^261 mod p below 2^256, in five 52-bit limbs
+//! held as `f64` (see `benches/src/fma_kernel.rs`), so the state enters and leaves
+//! it by regrouping bits, 29 to 52 and back.
 //!
 //! One state goes through `fma_permute`, two at once through `fma_permute2` (one
 //! per lane, the batch path).
@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-use super::arith::{from_u64x4, mont_mul, pow2_mod, to_u64x4, LIMBS};
+use super::arith::{from_u64x4, to_u64x4};
 use super::{Fe29, Modulus29, Pallas};
 use crate::params::WIDTH;
 
@@ -49,16 +49,11 @@ fn base() -> Option<u32> {
     })
 }
 
-/// 2^260 mod p: a `u29` product with it turns x·2^261 into x·2^260.
-const TO: [u64; LIMBS] = pow2_mod(260, &Pallas::P);
-/// 2^262 mod p: a `u29` product with it turns x·2^260 into x·2^261.
-const FROM: [u64; LIMBS] = pow2_mod(262, &Pallas::P);
-
-/// Writes `x` (a `u29` element, x·2^261) as the kernel's five 52-bit limbs of
-/// x·2^260 into `buf` at `slots`: limb l of vector v, lane j at 2·(5v + l) + j.
+/// Writes `x` (a `u29` element: x·2^261 mod p, below 2^256) as the kernel's five
+/// 52-bit limbs into `buf` at `slots`: limb l of vector v, lane j at
+/// 2·(5v + l) + j.
 fn put<M: Modulus29>(x: &Fe29<M>, buf: &mut [f64], slots: &[(usize, usize)]) {
-    let y = to_u64x4(&mont_mul(&x.0, &TO, &M::P));
-    let limbs: [u64; 5] = crate::backend::split_limbs(&y, 52);
+    let limbs: [u64; 5] = crate::backend::split_limbs(&to_u64x4(&x.0), 52);
     for (l, limb) in limbs.iter().enumerate() {
         for &(v, lane) in slots {
             buf[2 * (5 * v + l) + lane] = *limb as f64;
@@ -68,14 +63,15 @@ fn put<M: Modulus29>(x: &Fe29<M>, buf: &mut [f64], slots: &[(usize, usize)]) {
 
 /// The element at `(v, lane)` of `buf`, back as a `u29` element.
 fn get<M: Modulus29>(buf: &[f64], (v, lane): (usize, usize)) -> Fe29<M> {
-    // Normalized limbs below 2^52, the value below 2^256 (the kernel's bound).
+    // Normalized limbs below 2^52, the value below 2^256 (the kernel's bound, and
+    // `u29`'s).
     let limbs: [u64; 5] = core::array::from_fn(|l| {
         let f = buf[2 * (5 * v + l) + lane];
         debug_assert!((0.0..4503599627370496.0).contains(&f) && f.fract() == 0.0);
         f as u64
     });
-    let y = from_u64x4(&crate::backend::join_limbs(&limbs, 52));
-    let x = Fe29::new(mont_mul(&y, &FROM, &M::P));
+    debug_assert!(limbs[4] < 1 << 48, "below 2^256");
+    let x = Fe29::new(from_u64x4(&crate::backend::join_limbs(&limbs, 52)));
     x.check();
     x
 }
