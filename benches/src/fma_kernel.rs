@@ -161,14 +161,18 @@ impl Stream {
             E::Const(0)
         }
     }
+    /// hi = fma(a, b, 2^104) = 2^104 + k·2^52 into local `hi`, its bits added to `nx`.
+    fn high(&mut self, a: &E, bb: &E, nx: &'static str) {
+        let hi = E::Madd(b(a.clone()), b(bb.clone()), b(E::Const(HI)));
+        self.set("hi", hi);
+        self.acc(nx, self.get("hi"), HI);
+    }
     /// a·b into (lo → `cu`, hi → `nx`): hi = fma(a, b, 2^104) = 2^104 + k·2^52,
     /// then fnma(a, b, hi − (2^104 − 1.5·2^52)) = 1.5·2^52 − (a·b − k·2^52), exact
     /// and in [2^52, 2^53], whose bits are subtracted from `cu` (one subtraction
     /// fewer than [`Stream::mac_anchored`]).
     fn mac(&mut self, a: &E, bb: &E, cu: &'static str, nx: &'static str) {
-        let hi = E::Madd(b(a.clone()), b(bb.clone()), b(E::Const(HI)));
-        self.set("hi", hi);
-        self.acc(nx, self.get("hi"), HI);
+        self.high(a, bb, nx);
         let h = E::FSub(b(self.get("hi")), b(E::Const(HI_LO)));
         let lo = E::Nmadd(b(a.clone()), b(bb.clone()), b(h));
         let (x, full) = self.ex[cu];
@@ -184,9 +188,7 @@ impl Stream {
     /// (`lo` = 1.5·2^52 + (a·b − k·2^52)): where the column must stay positive for
     /// its carry (a shift), as after the Montgomery quotient's product.
     fn mac_anchored(&mut self, a: &E, bb: &E, cu: &'static str, nx: &'static str) {
-        let hi = E::Madd(b(a.clone()), b(bb.clone()), b(E::Const(HI)));
-        self.set("hi", hi);
-        self.acc(nx, self.get("hi"), HI);
+        self.high(a, bb, nx);
         let h = E::FSub(b(self.get("hi")), b(E::Const(HI)));
         let nlo = E::Nmadd(b(a.clone()), b(bb.clone()), b(h));
         self.acc(cu, E::FSub(b(E::Const(LO)), b(nlo)), LO);
@@ -955,37 +957,16 @@ const SCRATCH_VECTORS: u32 = 15;
 fn single_plan(l: &Layout) -> Plan {
     let s = |i: u32| Arg::At(l.scratch + V * i);
     let cols = |i: u32| Arg::At(TABLES + V * i);
-    let mds = match l.rescaled {
-        // x_0 placed (its column is all ones), x_1 and x_2 times two columns each.
-        true => vec![
-            s(11),
-            s(9),
-            s(10),
-            cols(0),
-            cols(1),
-            cols(2),
-            cols(3),
-            Arg::Rc(0),
-            Arg::Rc(V),
-            s(0),
-            s(1),
-        ],
-        false => vec![
-            s(10),
-            s(11),
-            s(9),
-            cols(0),
-            cols(1),
-            cols(2),
-            cols(3),
-            cols(4),
-            cols(5),
-            Arg::Rc(0),
-            Arg::Rc(V),
-            s(0),
-            s(1),
-        ],
+    // The linear layer's operands: the S-box outputs broadcast (rescaled: x_1, x_2,
+    // and x_0 placed, its column being all ones; else x_0, x_1, x_2), each output
+    // vector's matrix columns, the round constants, the outputs.
+    let (mut mds, columns) = if l.rescaled {
+        (vec![s(11), s(9), s(10)], 4)
+    } else {
+        (vec![s(10), s(11), s(9)], 6)
     };
+    mds.extend((0..columns).map(cols));
+    mds.extend([Arg::Rc(0), Arg::Rc(V), s(0), s(1)]);
     let at = |i: u32| l.scratch + V * i;
     let scale = |inverse: bool| {
         let d = l.scale + if inverse { 2 * V } else { 0 };
