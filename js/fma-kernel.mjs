@@ -1,5 +1,5 @@
-// Issue 15's experiment: the generated FMA kernel module (`bench-report fma-kernel`,
-// benches/src/fma_kernel.rs) checked against o1js's block cipher, then its single
+// The generated FMA kernel module (the fma module's kimchi Fp permutation; `bench-report
+// fma-kernel`, benches/src/fma_kernel.rs) checked against o1js's block cipher, then its single
 // and pair exports timed beside the package's own `permute` export and o1js in one
 // process (timing.mjs).
 //   node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--rounds N] [--check] [--chromium]

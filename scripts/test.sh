@@ -219,7 +219,7 @@ if have_node node; then
             env POSEIDON_VECTORS="$ROOT/poseidon/tests/data" node target/js-package/browser-check.mjs
         step "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle in chromium" \
             node target/js-package/pack-check.mjs
-        step "FMA kernel experiment: the generated module against o1js (node 24, chromium)" fma_kernel chromium
+        step "FMA kernel: the generated module against o1js (node 24, chromium)" fma_kernel chromium
     elif [ "${CI:-}" = true ]; then
         step "js package: install chromium" false
     else

@@ -304,22 +304,22 @@ fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
             for (a, bb) in &plain {
                 st.mac(a, bb, "cur", "nxt");
             }
-            for j in [1, 2, 4] {
+            // Earlier quotients times p's limbs 1 and 2 (limb 3 is zero).
+            for j in [1, 2] {
                 if j <= c && c - j < LIMBS {
-                    if j == 4 {
-                        // p's top limb is 2^s: q·2^s is (q mod 2^(52−s))·2^s here
-                        // and q >> (52 − s) in the next column, two shifts and a
-                        // mask instead of a product's six operations.
-                        let s = p52[4].trailing_zeros();
-                        let qi = st.get(&format!("qi{}", c - j));
-                        let low = E::And(b(E::Shl(b(qi.clone()), s)), b(E::Const(MASK)));
-                        st.acc("cur", low, 0);
-                        st.acc("nxt", E::ShrU(b(qi), 52 - s), 0);
-                        continue;
-                    }
                     let q = st.get(&format!("q{}", c - j));
                     st.mac(&q, &E::Const(f64::to_bits(p52[j] as f64)), "cur", "nxt");
                 }
+            }
+            if (4..LIMBS + 4).contains(&c) {
+                // p's top limb is 2^s: q·2^s is (q mod 2^(52−s))·2^s here and
+                // q >> (52 − s) in the next column, two shifts and a mask instead
+                // of a product's six operations.
+                let s = p52[4].trailing_zeros();
+                let qi = st.get(&format!("qi{}", c - 4));
+                let low = E::And(b(E::Shl(b(qi.clone()), s)), b(E::Const(MASK)));
+                st.acc("cur", low, 0);
+                st.acc("nxt", E::ShrU(b(qi), 52 - s), 0);
             }
             if c < LIMBS {
                 let t = st.exact("cur");
