@@ -2,7 +2,9 @@
 // fma-kernel`, benches/src/fma_kernel.rs) checked against o1js's block cipher, then its single
 // and pair exports timed beside the package's own `permute` export and o1js in one
 // process (timing.mjs).
-//   node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--rounds N] [--check] [--chromium]
+//   node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--against OTHER-KERNEL.wasm] [--rounds N] [--check] [--chromium]
+// --against: a second kernel build (e.g. from an earlier commit) checked, then timed
+// in the same process.
 // The kernel permutes a state already in its Montgomery form (x·2^261 mod p in
 // 52-bit limbs, as f64); the package's export also converts from and to canonical
 // integers, so the kernel's figure leaves that conversion out. --check: the
@@ -24,6 +26,7 @@ const take = (name, dflt) => {
 };
 const rounds = Number(take("--rounds", 15));
 const pkgModule = take("--package", resolve(here, "dist/poseidon-simd.wasm"));
+const against = take("--against", null);
 const flag = (name) => {
   const i = args.indexOf(name);
   return i >= 0 && args.splice(i, 1).length > 0;
@@ -31,11 +34,12 @@ const flag = (name) => {
 const checkOnly = flag("--check");
 const chromium = flag("--chromium");
 const [kernelFile] = args;
-if (!kernelFile || !(rounds >= 1) || args.length > 1) {
-  console.error("usage: node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--rounds N] [--check] [--chromium]");
+if (!kernelFile || !(rounds >= 1) || args.length > 1 || (against && chromium)) {
+  console.error("usage: node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--against OTHER-KERNEL.wasm] [--rounds N] [--check] [--chromium]\n  (--against: another build's two exports timed in the same process, Node only)");
   process.exit(2);
 }
-const names = [`${basename(kernelFile)} fma_permute`, `${basename(kernelFile)} fma_permute2 (per state)`, `${basename(pkgModule)} permute`, "o1js block cipher"];
+const kernelNames = (f) => [`${basename(f)} fma_permute`, `${basename(f)} fma_permute2 (per state)`];
+const names = [...kernelNames(kernelFile), ...(against ? kernelNames(against) : []), `${basename(pkgModule)} permute`, "o1js block cipher"];
 const print = (engine, med) => {
   console.log(`${engine}; µs per permutation, median over ${rounds} rounds`);
   const o1js = med[names.length - 1];
@@ -73,6 +77,16 @@ console.log(`${tried - failures.length} passed, ${failures.length} failed`);
 if (failures.length) process.exit(1);
 if (checkOnly) process.exit(0);
 
+const kernels = [instance.exports];
+if (against) {
+  const { instance: other } = await WebAssembly.instantiate(readFileSync(against), {});
+  const { failures } = check(other.exports, blockCipher);
+  if (failures.length) {
+    console.log(`${basename(against)}: ${failures.length} checks disagree with o1js's block cipher`);
+    process.exit(1);
+  }
+  kernels.push(other.exports);
+}
 const { instance: pkg } = await WebAssembly.instantiate(readFileSync(pkgModule), {});
 process.stderr.write(`timing: ${rounds} rounds\n`);
-print(`node ${process.version}`, time(instance.exports, pkg.exports, blockCipher, rounds));
+print(`node ${process.version}`, time(kernels, pkg.exports, blockCipher, rounds));

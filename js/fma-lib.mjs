@@ -102,17 +102,19 @@ export function check(k, blockCipher) {
   return { failures, tried: 3 * all.length };
 }
 
-// Medians (ns per permutation) of the kernel's single and pair exports, the
-// package module's raw `permute` export (`pkg`, or none) and the block cipher,
-// one state, `rounds` rounds.
-export function time(k, pkg, blockCipher, rounds) {
-  setup(k);
+// Medians (ns per permutation) of the single and pair exports of each kernel in
+// `kernels`, the package module's raw `permute` export (`pkg`, or none) and the
+// block cipher, one state, `rounds` rounds.
+export function time(kernels, pkg, blockCipher, rounds) {
   const start = states()[4];
   const bytes = blockBytes(start);
-  put(k, start, SINGLE);
-  // The pair (the same state twice) past the single's 160 bytes.
-  put(k, [...start, ...start], PAIR, STATE + 160);
-  const cases = [() => k.fma_permute(BASE, STATE), () => k.fma_permute2(BASE, STATE + 160)];
+  const cases = kernels.flatMap((k) => {
+    setup(k);
+    put(k, start, SINGLE);
+    // The pair (the same state twice) past the single's 160 bytes.
+    put(k, [...start, ...start], PAIR, STATE + 160);
+    return [() => k.fma_permute(BASE, STATE), () => k.fma_permute2(BASE, STATE + 160)];
+  });
   if (pkg) {
     const ptr = pkg.buffer(12);
     new BigUint64Array(pkg.memory.buffer, ptr, 12).set(start.flatMap((x) => [0n, 64n, 128n, 192n].map((s) => (x >> s) & ((1n << 64n) - 1n))));
@@ -120,6 +122,6 @@ export function time(k, pkg, blockCipher, rounds) {
   }
   cases.push(() => blockCipher(bytes));
   const med = measure(cases.map((f) => [f, 100]), { rounds });
-  med[1] /= 2;
+  kernels.forEach((_, i) => (med[2 * i + 1] /= 2));
   return med;
 }
