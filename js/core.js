@@ -48,8 +48,9 @@ export function supported() {
 
 // What init() loads by default: the best module this engine runs, except that V8
 // before 13 (Node 22 and older) compiles Wasm with TurboFan, which reorders code
-// itself, and there the fma module's generated kernel measured slower than simd
-// (README, "Against o1js"). Browsers (no process.versions) keep fma.
+// itself: there the fma module's batches (hashMany) measured 15–25% slower than
+// simd's four i32x4 lanes, for a single permutation about 7% faster (README, "The
+// FMA pair"). Browsers (no process.versions) keep fma.
 function preferred(runs) {
   const v8 = Number(globalThis.process?.versions?.v8?.split(".")[0]);
   return runs[0] === "fma" && v8 < 13 && runs.includes("simd") ? "simd" : runs[0];
@@ -62,7 +63,7 @@ let loadedBytes = null;
 /**
  * Compiles and instantiates a wasm module. Call once (and await it) before the other
  * functions. Without arguments: the best module this engine supports (`supported()[0]`,
- * but `simd` rather than `fma` under Node 22 and older, where it is faster).
+ * but `simd` rather than `fma` under Node 22 and older, where its batches are faster).
  * `{ module: "simd" }` asks for one module (an error if the engine cannot run it);
  * a `BufferSource` is used as the module's bytes (`backend()` is then "custom").
  */

@@ -10,7 +10,7 @@ export function supported(): Module[];
 /**
  * Compiles and instantiates a wasm module; await it once before the other calls.
  * Without arguments the best supported module (`simd` rather than `fma` under Node 22
- * and older, where it is faster); `{ module }` one of them (rejects if
+ * and older, where its batches are faster); `{ module }` one of them (rejects if
  * the engine cannot run it); a BufferSource: those bytes.
  */
 export function init(source?: BufferSource | { module: Module }): Promise<void>;
