@@ -3,8 +3,8 @@
 // bytes, base64, as an ES module) into the package directory: js/, or DIR (the
 // scripts use a copy under target/). `init()` loads the one the engine runs best.
 //   scalar  u29 arithmetic, plain Wasm (every engine)
-//   fma     the simd module with +relaxed-simd, its kimchi Fp permutation by a
-//           generated kernel (`bench-report fma-kernel --linked`: 52-bit limbs in
+//   fma     the simd module with +relaxed-simd, its kimchi permutations (Fp, Fq) by
+//           generated kernels (`bench-report fma-kernel --linked`: 52-bit limbs in
 //           f64x2 lanes, products split by f64x2.relaxed_madd) that binaryen's
 //           wasm-merge links in; Node 22+, Chrome 114+
 //   simd    the same without the kernel: batches (hashMany) run four permutations in
@@ -88,17 +88,23 @@ for (const [name, m] of Object.entries(MODULES)) {
   const built = resolve(targetDir, TARGET, "release/poseidon_js.wasm");
   const out = resolve(pkg, `dist/poseidon-${name}.wasm`);
   if (m.kernel) {
-    // The Rust part through the passes, the kernel generated, then the two merged:
-    // the Rust module (named env, whose memory the kernel imports) takes its
-    // poseidon_fma imports from the kernel's exports.
+    // The Rust part through the passes, the kernels generated (Fp and Fq), then the
+    // three merged: the Rust module (named env, whose memory the kernels import)
+    // takes its poseidon_fma and poseidon_fma_fq imports from the kernels' exports
+    // (the same names in both: the Fq kernel's exports, which nothing calls from
+    // outside, leave the merged module with a suffix; the imports still resolve).
     const rust = resolve(targetDir, "rust-opt.wasm");
-    const kernel = resolve(targetDir, "fma-kernel.wasm");
     execFileSync(optBin, [...OPT_PASSES, built, "-o", rust], { stdio: "inherit" });
-    execFileSync("cargo", ["run", "--release", "-q", "-p", "poseidon-benches", "--bin", "bench-report", "--", "fma-kernel", "--linked", "--out", kernel], {
-      cwd: root,
-      stdio: "inherit",
-    });
-    execFileSync(mergeBin, ["-all", "-g", rust, "env", kernel, "poseidon_fma", "-o", out], { stdio: ["ignore", "inherit", "pipe"] });
+    const merge = ["-all", "-g", "--rename-export-conflicts", rust, "env"];
+    for (const [field, imports] of [["fp", "poseidon_fma"], ["fq", "poseidon_fma_fq"]]) {
+      const kernel = resolve(targetDir, `fma-kernel-${field}.wasm`);
+      execFileSync("cargo", ["run", "--release", "-q", "-p", "poseidon-benches", "--bin", "bench-report", "--", "fma-kernel", "--linked", "--field", field, "--out", kernel], {
+        cwd: root,
+        stdio: "inherit",
+      });
+      merge.push(kernel, imports);
+    }
+    execFileSync(mergeBin, [...merge, "-o", out], { stdio: ["ignore", "inherit", "pipe"] });
   } else if (m.opt) execFileSync(optBin, [...OPT_PASSES, built, "-o", out], { stdio: "inherit" });
   else copyFileSync(built, out);
   const bytes = readFileSync(out);

@@ -6,7 +6,7 @@
 // Four modules (js/build.mjs); `init()` takes the best this engine validates:
 //   "wide"   64-bit limbs, i64.mul_wide_u (wide arithmetic: Firefox 155+, Chrome
 //            behind a flag, wasmtime)
-//   "fma"    "simd", with the kimchi Fp permutation on 52-bit limbs in f64x2 lanes,
+//   "fma"    "simd", with the kimchi permutations (Fp, Fq) on 52-bit limbs in f64x2 lanes,
 //            products split by relaxed SIMD's fused multiply-add (Chrome 114+,
 //            Node 22+; where the engine's multiply-add is not fused, the module
 //            finds out and runs "simd"'s arithmetic)

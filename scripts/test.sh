@@ -100,15 +100,14 @@ wasm_instructions() {
         "$ops" wasm-ops "$wide" "${wide_expect[@]}" && "$ops" wasm-ops "$pkg/poseidon-wide.wasm" "${wide_expect[@]}"
 }
 
-# The JavaScript package, on a copy under target/ (js_package_copy): build the
-# wasm32-unknown-unknown module, install the dev dependencies (o1js), run Node's test runner.
+# The JavaScript package, on the copy under target/ that the step before the first
+# js_package builds once (js_package_copy: its modules, the dev dependencies, o1js).
 # js_package MODULE: the package's tests on one of its modules (POSEIDON_MODULE).
-# js_package fma --no-enable-fma3: V8 then runs relaxed_madd unfused, and the module
-# must notice and fall back to the u29 arithmetic.
+# js_package fma --no-enable-fma3: relaxed_madd unfused; the module must fall back to u29.
 js_package() {
-    local module=$1 dir log=$ROOT/target/test-logs/js-tests-$1${2:-}.tap rc node=node
+    local module=$1 dir=$ROOT/target/js-package log=$ROOT/target/test-logs/js-tests-$1${2:-}.tap rc node=node
     shift
-    dir=$(js_package_copy) || return 1
+    [ -f "$dir/dist/poseidon-$module.wasm" ] || { echo "no $dir/dist/poseidon-$module.wasm: the build step failed"; return 1; }
     # fma needs relaxed SIMD: Node 24 (the Node on PATH may be 20).
     if [ "$module" = fma ]; then bash "$SCRIPTS/nodes.sh" 24 >&2 && node=$ROOT/target/nodes/24/bin/node || return 1; fi
     (cd "$dir" && POSEIDON_MODULE=$module POSEIDON_VECTORS=$ROOT/poseidon/tests/data \
@@ -209,6 +208,7 @@ if have_node node; then
         env CARGO_TARGET_WASM32_WASIP1_RUNNER="$SCRIPTS/node-runner.sh" \
         cargo test --workspace --all-targets --target "$WASM_TARGET"
     step "poseidon check $WASM_TARGET (node)" tool_checks nodewasi
+    step "js package: copy under target/, npm install, build its four modules" js_package_copy
     for m in scalar simd fma; do
         step "js package, module $m: vectors, input checks, o1js cross-check (node --test)" js_package $m
     done

@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { Field, Poseidon } from "o1js";
 
-import { P, hash, hashMany, permute } from "../index.js";
+import { P, Q, hash, hashFq, hashMany, moduleBytes, permute } from "../index.js";
 import { initModuleUnderTest, splitmix } from "./common.mjs";
 
 await initModuleUnderTest();
@@ -52,18 +52,79 @@ test("hashMany of Merkle levels (pairs) equals o1js at every batch size 1 to 17 
   }
 });
 
-test("permute equals o1js's Rust wasm block cipher on 200 seeded random states", () => {
-  // Not in o1js's package exports: load the file by path.
-  const require = createRequire(import.meta.url);
-  const kimchi = require(new URL("../node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs", import.meta.url).pathname);
+// o1js's Rust wasm block ciphers over Fp and Fq (not in o1js's package exports:
+// loaded by path), on states of canonical 32-byte little-endian elements.
+const kimchi = createRequire(import.meta.url)(
+  new URL("../node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs", import.meta.url).pathname,
+);
+const cipher = (f) => (s) => {
   const le = (x) => Uint8Array.from({ length: 32 }, (_, i) => Number((x >> BigInt(8 * i)) & 0xffn));
   const fromLe = (b) => b.reduceRight((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
+  const bytes = new Uint8Array(96);
+  s.forEach((x, i) => bytes.set(le(x), 32 * i));
+  const got = f(bytes);
+  return [0, 1, 2].map((i) => fromLe(got.subarray(32 * i, 32 * i + 32)));
+};
+const blockFp = cipher(kimchi.caml_pasta_fp_poseidon_block_cipher);
+const blockFq = cipher(kimchi.caml_pasta_fq_poseidon_block_cipher);
+
+test("permute equals o1js's Rust wasm block cipher on 200 seeded random states", () => {
   const states = randomInputs(400, 99).filter((x) => x.length >= 3).slice(0, 200).map((x) => x.slice(0, 3));
   states.push([0n, 0n, 0n], [P - 1n, P - 1n, P - 1n]);
-  for (const s of states) {
-    const bytes = new Uint8Array(96);
-    s.forEach((x, i) => bytes.set(le(x), 32 * i));
-    const got = kimchi.caml_pasta_fp_poseidon_block_cipher(bytes);
-    assert.deepEqual(permute(s), [0, 1, 2].map((i) => fromLe(got.subarray(32 * i, 32 * i + 32))));
+  for (const s of states) assert.deepEqual(permute(s), blockFp(s));
+});
+
+// Kimchi's sponge on a block cipher: absorb two elements at a time (added to state
+// 0 and 1), permute after each pair and after a last single one, permute once for
+// no input; the digest is element 0.
+const sponge = (modulus, permute) => (xs) => {
+  let s = [0n, 0n, 0n];
+  if (xs.length === 0) s = permute(s);
+  for (let i = 0; i < xs.length; i += 2) {
+    s[0] = (s[0] + xs[i]) % modulus;
+    if (i + 1 < xs.length) s[1] = (s[1] + xs[i + 1]) % modulus;
+    s = permute(s);
+  }
+  return s[0];
+};
+
+test("Fq: hashFq, the raw permute and hash_many (batches of 1 to 9 and 64) equal o1js's Fq block cipher", async () => {
+  const block = { fp: sponge(P, blockFp), fq: sponge(Q, blockFq) };
+  const next = splitmix(41);
+  const edges = [0n, 1n, 2n, Q - 1n, Q - 2n, P - 1n, (1n << 254n) - 1n].map((x) => x % Q);
+  const element = (i) => (i % 3 === 2 ? edges[i % edges.length] : ((next() << 192n) | (next() << 128n) | (next() << 64n) | next()) % Q);
+  // The sponge itself, on Fp against Poseidon.hash.
+  for (let n = 0; n <= 7; n++) {
+    const xs = Array.from({ length: n }, (_, i) => element(i) % P);
+    assert.equal(block.fp(xs), o1(xs), `Fp sponge, length ${n}`);
+  }
+  for (let k = 0; k < 60; k++) {
+    const xs = Array.from({ length: k % 8 }, (_, i) => element(k + i));
+    assert.equal(hashFq(xs), block.fq(xs), `hashFq, length ${xs.length}`);
+  }
+  for (const a of edges) for (const b of edges) assert.equal(hashFq([a, b]), block.fq([a, b]));
+  // hash_many over Fq (kind 1) is not in the package's API: call the module's export.
+  const { instance } = await WebAssembly.instantiate(moduleBytes(), {});
+  const e = instance.exports;
+  const words = (x) => [0n, 64n, 128n, 192n].map((s) => (x >> s) & ((1n << 64n) - 1n));
+  const join = (ws) => ws.reduceRight((acc, x) => (acc << 64n) | x, 0n);
+  // The raw permute over Fq (kind 1) on full states, edges included.
+  for (const s of [[Q - 1n, Q - 1n, Q - 1n], [0n, 1n, Q - 2n], ...Array.from({ length: 20 }, (_, i) => [0, 1, 2].map((j) => element(3 * i + j)))]) {
+    const at = e.buffer(12);
+    new BigUint64Array(e.memory.buffer, at, 12).set(s.flatMap(words));
+    assert.equal(e.permute(1), 0);
+    const out = new BigUint64Array(e.memory.buffer, e.buffer(0), 12);
+    assert.deepEqual([0, 1, 2].map((i) => join(out.slice(4 * i, 4 * i + 4))), blockFq(s));
+  }
+  for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 64]) {
+    const pairs = Array.from({ length: n }, (_, i) => [element(2 * i), element(2 * i + 1)]);
+    const at = e.buffer(9 * n); // may grow the memory: take e.memory.buffer after it
+    const w = new BigUint64Array(e.memory.buffer, at, 9 * n);
+    w.fill(2n, 0, n);
+    pairs.flat().forEach((x, i) => w.set(words(x), n + 4 * i));
+    assert.equal(e.hash_many(1, n), 0);
+    const out = new BigUint64Array(e.memory.buffer, e.buffer(0), 4 * n);
+    const got = Array.from({ length: n }, (_, i) => join(out.slice(4 * i, 4 * i + 4)));
+    assert.deepEqual(got, pairs.map(block.fq), `batch of ${n}`);
   }
 });

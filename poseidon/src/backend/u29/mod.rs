@@ -479,7 +479,7 @@ macro_rules! u29_field {
                 if cfg!(target_arch = "wasm32") {
                     match own_set(params, &$kimchi, &$legacy) {
                         Some(ParamSet::Kimchi) => {
-                            // The package's `fma` module: the generated kernel (Fp only).
+                            // The package's `fma` module: the generated kernel of this field.
                             #[cfg(all(target_arch = "wasm32", poseidon_fma))]
                             if fma::permute_kimchi(state) {
                                 return;
@@ -497,7 +497,7 @@ macro_rules! u29_field {
                 }
             }
             /// With Wasm SIMD: four at a time in `i32x4` lanes ([`permute_x4`]), the rest
-            /// one by one (kimchi Fp in the package's `fma` module: two at a time in the
+            /// one by one (kimchi in the package's `fma` module: two at a time in the
             /// generated kernel's `f64x2` lanes). Elsewhere one after another (natively
             /// the scalar code wins; the lanes there are plain arrays, for the tests).
             fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
