@@ -859,29 +859,28 @@ pub fn generate(which: Which, memory: Memory) -> Module {
     for p in &plans {
         wat.push_str(&driver_wat(p, scratch, k.rc.len()));
     }
-    // fma_init: the pool (each constant in both lanes), then the tables.
-    wat.push_str("  (func (export \"fma_init\") (param $base i32)\n");
+    // fma_init copies one passive data segment: the pool (each constant in both
+    // lanes), zeros up to TABLES, then the tables. 16 bytes per constant, where a
+    // `v128.store` of a `v128.const` took about 25 bytes of code.
+    let mut image = vec![0u8; TABLES as usize + tables.len()];
     for (i, x) in pool.0.iter().enumerate() {
-        let x = *x as i64;
-        writeln!(
-            wat,
-            "    (v128.store offset={} (local.get $base) (v128.const i64x2 {x} {x}))",
-            POOL + 16 * i as u32
-        )
-        .unwrap();
+        let at = (POOL + 16 * i as u32) as usize;
+        image[at..at + 8].copy_from_slice(&x.to_le_bytes());
+        image[at + 8..at + 16].copy_from_slice(&x.to_le_bytes());
     }
-    for (i, pair) in tables.chunks(16).enumerate() {
-        let w = |j: usize| i64::from_le_bytes(pair[j..j + 8].try_into().expect("8 bytes"));
-        writeln!(
-            wat,
-            "    (v128.store offset={} (local.get $base) (v128.const i64x2 {} {}))",
-            TABLES + 16 * i as u32,
-            w(0),
-            w(8)
-        )
-        .unwrap();
+    image[TABLES as usize..].copy_from_slice(&tables);
+    wat.push_str("  (data $consts \"");
+    for b in &image {
+        write!(wat, "\\{b:02x}").unwrap();
     }
-    wat.push_str("  )\n");
+    wat.push_str("\")\n");
+    writeln!(
+        wat,
+        "  (func (export \"fma_init\") (param $base i32)\n    \
+         (memory.init $consts (local.get $base) (i32.const 0) (i32.const {})))",
+        image.len()
+    )
+    .unwrap();
     writeln!(
         wat,
         "  (func (export \"fma_bytes\") (result i32) (i32.const {}))",
