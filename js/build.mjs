@@ -91,8 +91,8 @@ for (const [name, m] of Object.entries(MODULES)) {
     // The Rust part through the passes, the kernels generated (Fp and Fq), then the
     // three merged: the Rust module (named env, whose memory the kernels import)
     // takes its poseidon_fma and poseidon_fma_fq imports from the kernels' exports
-    // (the same names in both: the Fq kernel's exports, which nothing calls from
-    // outside, leave the merged module with a suffix; the imports still resolve).
+    // (the same names in both: the Fq kernel's get a suffix in the merged module;
+    // the imports still resolve, and the exports are removed below).
     const rust = resolve(targetDir, "rust-opt.wasm");
     execFileSync(optBin, [...OPT_PASSES, built, "-o", rust], { stdio: "inherit" });
     const merge = ["-all", "-g", "--rename-export-conflicts", rust, "env"];
@@ -104,7 +104,11 @@ for (const [name, m] of Object.entries(MODULES)) {
       });
       merge.push(kernel, imports);
     }
-    execFileSync(mergeBin, [...merge, "-o", out], { stdio: ["ignore", "inherit", "pipe"] });
+    const merged = resolve(targetDir, "merged.wasm");
+    execFileSync(mergeBin, [...merge, "-o", merged], { stdio: ["ignore", "inherit", "pipe"] });
+    // The kernels' exports stay in a merged module; only the Rust module's are the
+    // package's (a caller of fma_init with a wrong base would write anywhere).
+    execFileSync(optBin, ["-all", "-g", merged, "--remove-exports", "--pass-arg=remove-exports@fma_*", "-o", out], { stdio: "inherit" });
   } else if (m.opt) execFileSync(optBin, [...OPT_PASSES, built, "-o", out], { stdio: "inherit" });
   else copyFileSync(built, out);
   const bytes = readFileSync(out);

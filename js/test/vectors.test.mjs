@@ -37,6 +37,17 @@ test("init rejects a module the engine cannot run, or that does not exist", asyn
   }
 });
 
+test("every module this engine runs exports the same names: the package's, no kernel's", async () => {
+  const exports = [];
+  for (const m of supported()) {
+    const { wasmBytes } = await import(`../dist/wasm-${m}.js`);
+    const names = WebAssembly.Module.exports(new WebAssembly.Module(wasmBytes())).map((e) => e.name);
+    exports.push([m, names.sort().join(" ")]);
+  }
+  assert.ok(exports[0][1].split(" ").includes("hash_many"), exports[0][1]);
+  for (const [m, names] of exports) assert.equal(names, exports[0][1], `${m} against ${exports[0][0]}`);
+});
+
 test("kimchi vectors", () => {
   for (const v of vectors("kimchi")) {
     assert.equal(hash(v.input.map(fromHex)), fromHex(v.output));
