@@ -25,7 +25,18 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "..");
+// The project's root: the nearest directory above this script that has the
+// workspace's scripts/rustc-wide.sh (js/.. in the repository; a copy of the
+// package under target/ finds the same root, not target/).
+function projectRoot() {
+  for (let dir = resolve(here, ".."); ; dir = dirname(dir)) {
+    if (existsSync(resolve(dir, "scripts/rustc-wide.sh")) && existsSync(resolve(dir, "Cargo.toml"))) return dir;
+    if (dirname(dir) === dir) break;
+  }
+  console.error(`build.mjs: no project root above ${here} (a directory with Cargo.toml and scripts/rustc-wide.sh); run js/build.mjs of a checkout`);
+  process.exit(2);
+}
+const root = projectRoot();
 const arg = (name) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
