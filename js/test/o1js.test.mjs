@@ -128,3 +128,60 @@ test("Fq: hashFq, the raw permute and hash_many (batches of 1 to 9 and 64) equal
     assert.deepEqual(got, pairs.map(block.fq), `batch of ${n}`);
   }
 });
+
+// Chains: each output is the next input, so 10,000 steps are 10,000 unrelated
+// states for the arithmetic (carries, reductions) and one wrong bit anywhere stays.
+test("chains of 10,000 permutations equal o1js's block ciphers step by step: permute (Fp), the raw permute (Fq), hashMany and hash_many of pairs", async () => {
+  const STEPS = 10000;
+  let ours = [P - 1n, P - 2n, 0n];
+  let theirs = ours;
+  for (let i = 0; i < STEPS; i++) {
+    ours = permute(ours);
+    theirs = blockFp(theirs);
+    if (ours.some((x, j) => x !== theirs[j])) assert.deepEqual(ours, theirs, `Fp permute, step ${i + 1}`);
+  }
+  // Fq and the Fq batch path through the module's exports (not in the package's API).
+  const { instance } = await WebAssembly.instantiate(moduleBytes(), {});
+  const e = instance.exports;
+  const words = (x) => [0n, 64n, 128n, 192n].map((s) => (x >> s) & ((1n << 64n) - 1n));
+  const join = (ws) => ws.reduceRight((acc, x) => (acc << 64n) | x, 0n);
+  ours = [Q - 1n, Q - 2n, 0n];
+  theirs = ours;
+  for (let i = 0; i < STEPS; i++) {
+    const at = e.buffer(12); // may grow the memory: take e.memory.buffer after it
+    new BigUint64Array(e.memory.buffer, at, 12).set(ours.flatMap(words));
+    assert.equal(e.permute(1), 0);
+    const out = new BigUint64Array(e.memory.buffer, e.buffer(0), 12);
+    ours = [0, 1, 2].map((j) => join(out.slice(4 * j, 4 * j + 4)));
+    theirs = blockFq(theirs);
+    if (ours.some((x, j) => x !== theirs[j])) assert.deepEqual(ours, theirs, `Fq permute, step ${i + 1}`);
+  }
+  // Batches of five pairs (two lane pairs or a four-lane group, and a last odd one),
+  // each level's five digests and their sum making the next level's ten inputs.
+  const level = (digests, modulus) => {
+    const sum = digests.reduce((a, b) => a + b, 0n) % modulus;
+    return digests.map((d, i) => [d, (sum + BigInt(i)) % modulus]);
+  };
+  const rawHashMany = (pairs) => {
+    const n = pairs.length;
+    const at = e.buffer(9 * n);
+    const w = new BigUint64Array(e.memory.buffer, at, 9 * n);
+    w.fill(2n, 0, n);
+    pairs.flat().forEach((x, i) => w.set(words(x), n + 4 * i));
+    assert.equal(e.hash_many(1, n), 0);
+    const out = new BigUint64Array(e.memory.buffer, e.buffer(0), 4 * n);
+    return Array.from({ length: n }, (_, i) => join(out.slice(4 * i, 4 * i + 4)));
+  };
+  for (const [name, modulus, many, block] of [
+    ["Fp hashMany", P, hashMany, sponge(P, blockFp)],
+    ["Fq hash_many", Q, rawHashMany, sponge(Q, blockFq)],
+  ]) {
+    let pairs = level([0n, 1n, modulus - 1n, modulus - 2n, 2n], modulus);
+    for (let i = 0; i < STEPS / 5; i++) {
+      const got = many(pairs);
+      const want = pairs.map(block);
+      if (got.some((x, j) => x !== want[j])) assert.deepEqual(got, want, `${name}, level ${i + 1}`);
+      pairs = level(got, modulus);
+    }
+  }
+});
