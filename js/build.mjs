@@ -1,7 +1,7 @@
 // Builds the package's four wasm modules (cargo, wasm32-unknown-unknown, release)
 // and writes, for each module M, dist/poseidon-M.wasm and dist/wasm-M.js (the same
 // bytes, base64, as an ES module) into the package directory: js/, or DIR (the
-// scripts use a copy under target/). `init()` loads the one the engine runs best.
+// scripts use a copy under target/), with the root's license texts. `init()` loads the one the engine runs best.
 //   scalar  u29 arithmetic, plain Wasm (every engine)
 //   fma     the simd module with +relaxed-simd, its kimchi permutations (Fp, Fq) by
 //           generated kernels (`bench-report fma-kernel --linked`: 52-bit limbs in
@@ -88,6 +88,8 @@ const optBin = Object.entries(MODULES).some(([n, m]) => m.opt && (!only || n ===
 if (optBin) console.log(`wasm-opt: ${optBin} (${execFileSync(optBin, ["--version"]).toString().trim()})`);
 const mergeBin = Object.entries(MODULES).some(([n, m]) => m.kernel && (!only || n === only)) ? wasmMerge(optBin) : null;
 mkdirSync(resolve(pkg, "dist"), { recursive: true });
+// The license texts live at the project's root; the package carries copies.
+for (const f of ["LICENSE-MIT", "LICENSE-APACHE"]) copyFileSync(resolve(root, f), resolve(pkg, f));
 for (const [name, m] of Object.entries(MODULES)) {
   if (only && name !== only) continue;
   const targetDir = resolve(root, m.dir);

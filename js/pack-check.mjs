@@ -4,6 +4,7 @@
 // esbuild and run it in headless Chromium. Expected values come from o1js here.
 // Run from the package copy (target/js-package, dev dependencies installed):
 //   node pack-check.mjs            (CHROMIUM=path overrides the browser)
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -50,7 +51,7 @@ check("npm pack", () => {
   const out = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", consumer], { cwd: here, encoding: "utf8" }));
   tarball = join(consumer, out[0].filename);
   const files = out[0].files.map((f) => f.path);
-  for (const f of ["index.js", "index.d.ts", "o1js.js", "o1js.d.ts", "merkle.js", "dist/wasm-simd.js"]) {
+  for (const f of ["index.js", "index.d.ts", "o1js.js", "o1js.d.ts", "merkle.js", "dist/wasm-simd.js", "README.md", "LICENSE-MIT", "LICENSE-APACHE"]) {
     if (!files.includes(f)) throw new Error(`the tarball lacks ${f} (has ${files.join(", ")})`);
   }
   if (files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/"))) throw new Error("the tarball carries tests or node_modules");
@@ -66,6 +67,25 @@ check("ESM import in Node (root and ./o1js), results equal o1js's", () => {
   const got = run(process.execPath, ["main.mjs"]).trim();
   if (got !== want) throw new Error(`got ${got}, o1js ${want}`);
   return "MerkleTree root and hashWithPrefix";
+});
+
+// The README's usage block, as shipped, run in the consumer project; what it logs
+// must be what o1js computes.
+check("the README's usage block runs as shipped, its output equals o1js's", () => {
+  const readme = readFileSync(join(consumer, "node_modules/kimchi-poseidon/README.md"), "utf8");
+  const block = readme.split("## Use")[1]?.match(/```js\n([\s\S]*?)```/)?.[1];
+  if (!block) throw new Error("no ```js block after '## Use' in the README");
+  const capture = "const logged = [];\nconsole.log = (...a) => logged.push(a);\n";
+  const report = '\nprocess.stdout.write(JSON.stringify(logged, (_, v) => (typeof v === "bigint" ? `${v}` : v)));\n';
+  writeFileSync(join(consumer, "readme.mjs"), capture + block + report);
+  const got = JSON.parse(run(process.execPath, ["readme.mjs"]));
+  const h = (xs) => o1js.Poseidon.hash(xs.map((x) => o1js.Field(x))).toString();
+  const t = new o1js.MerkleTree(5);
+  [1n, 2n, 3n].forEach((x, i) => t.setLeaf(BigInt(i), o1js.Field(x)));
+  const expect = [[h([1n, 2n])], [[h([1n, 2n]), h([3n, 4n])]], [t.getRoot().toString()]];
+  assert.deepEqual(got.slice(0, 3), expect);
+  assert.ok(["wide", "fma", "simd", "scalar"].includes(got[3]?.[0]), `backend() gave ${JSON.stringify(got[3])}`);
+  return `${got.length} lines logged, module ${got[3][0]}`;
 });
 
 const tsconfig = { compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", types: [] } };
