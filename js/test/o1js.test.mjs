@@ -1,17 +1,12 @@
 // Cross-check against the real peer: o1js 2.15.0's `Poseidon.hash` (a dev dependency).
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { test } from "node:test";
 
-import { Field, Poseidon } from "o1js";
-
 import { P, Q, hash, hashFq, hashLegacy, hashMany, moduleBytes, permute } from "../index.js";
+import { PoseidonLegacy, blockFp, blockFq, hashFp as o1, sponge } from "../o1js-ref.mjs";
 import { initModuleUnderTest, splitmix } from "./common.mjs";
 
 await initModuleUnderTest();
-
-const o1 = (xs) => Poseidon.hash(xs.map((x) => Field(x))).toBigInt();
-
 
 function randomInputs(count, seed) {
   const next = splitmix(seed);
@@ -52,10 +47,6 @@ test("hashMany of Merkle levels (pairs) equals o1js at every batch size 1 to 17 
   }
 });
 
-// o1js's legacy Poseidon (bigint, out of circuit; what mina-signer hashes legacy
-// transactions with): not in o1js's package exports, loaded by path.
-const { PoseidonLegacy } = await import(new URL("../node_modules/o1js/dist/node/bindings/crypto/poseidon.js", import.meta.url).href);
-
 test("hashLegacy equals o1js's PoseidonLegacy.hash on 300 seeded random inputs of lengths 0 to 20 and on edge values", () => {
   for (const xs of randomInputs(300, 63)) assert.equal(hashLegacy(xs), PoseidonLegacy.hash(xs), `length ${xs.length}`);
   const edges = [0n, 1n, P - 1n, P - 2n, (1n << 254n) - 1n];
@@ -63,41 +54,11 @@ test("hashLegacy equals o1js's PoseidonLegacy.hash on 300 seeded random inputs o
   assert.equal(hashLegacy([]), PoseidonLegacy.hash([]));
 });
 
-// o1js's Rust wasm block ciphers over Fp and Fq (not in o1js's package exports:
-// loaded by path), on states of canonical 32-byte little-endian elements.
-const kimchi = createRequire(import.meta.url)(
-  new URL("../node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs", import.meta.url).pathname,
-);
-const cipher = (f) => (s) => {
-  const le = (x) => Uint8Array.from({ length: 32 }, (_, i) => Number((x >> BigInt(8 * i)) & 0xffn));
-  const fromLe = (b) => b.reduceRight((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
-  const bytes = new Uint8Array(96);
-  s.forEach((x, i) => bytes.set(le(x), 32 * i));
-  const got = f(bytes);
-  return [0, 1, 2].map((i) => fromLe(got.subarray(32 * i, 32 * i + 32)));
-};
-const blockFp = cipher(kimchi.caml_pasta_fp_poseidon_block_cipher);
-const blockFq = cipher(kimchi.caml_pasta_fq_poseidon_block_cipher);
-
 test("permute equals o1js's Rust wasm block cipher on 200 seeded random states", () => {
   const states = randomInputs(400, 99).filter((x) => x.length >= 3).slice(0, 200).map((x) => x.slice(0, 3));
   states.push([0n, 0n, 0n], [P - 1n, P - 1n, P - 1n]);
   for (const s of states) assert.deepEqual(permute(s), blockFp(s));
 });
-
-// Kimchi's sponge on a block cipher: absorb two elements at a time (added to state
-// 0 and 1), permute after each pair and after a last single one, permute once for
-// no input; the digest is element 0.
-const sponge = (modulus, permute) => (xs) => {
-  let s = [0n, 0n, 0n];
-  if (xs.length === 0) s = permute(s);
-  for (let i = 0; i < xs.length; i += 2) {
-    s[0] = (s[0] + xs[i]) % modulus;
-    if (i + 1 < xs.length) s[1] = (s[1] + xs[i + 1]) % modulus;
-    s = permute(s);
-  }
-  return s[0];
-};
 
 test("Fq: hashFq, the raw permute and hash_many (batches of 1 to 9 and 64) equal o1js's Fq block cipher", async () => {
   const block = { fp: sponge(P, blockFp), fq: sponge(Q, blockFq) };
