@@ -66,9 +66,11 @@ let loadedBytes = null;
  * but `simd` rather than `fma` under Node 22 and older, where its batches are faster).
  * `{ module: "simd" }` asks for one module (an error if the engine cannot run it);
  * a `BufferSource` is used as the module's bytes (`backend()` is then "custom").
+ * Once a module is loaded, `init()` keeps it; asking for another module, or giving
+ * bytes, replaces it (every module computes the same results).
  */
 export async function init(source) {
-  if (exports) return;
+  if (exports && source === undefined) return;
   let name, bytes;
   if (source === undefined || (source && typeof source === "object" && "module" in source)) {
     const runs = supported();
@@ -78,6 +80,7 @@ export async function init(source) {
       throw new Error(`poseidon: this engine cannot run the "${name}" module (it runs: ${runs.join(", ")})`);
     }
     bytes = (await loaders[name]()).wasmBytes();
+    if (name === loaded) return;
   } else {
     name = "custom";
     bytes = source;

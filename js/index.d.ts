@@ -11,7 +11,8 @@ export function supported(): Module[];
  * Compiles and instantiates a wasm module; await it once before the other calls.
  * Without arguments the best supported module (`simd` rather than `fma` under Node 22
  * and older, where its batches are faster); `{ module }` one of them (rejects if
- * the engine cannot run it); a BufferSource: those bytes.
+ * the engine cannot run it); a BufferSource: those bytes. Once a module is loaded,
+ * `init()` keeps it; asking for another module, or giving bytes, replaces it.
  */
 export function init(source?: BufferSource | { module: Module }): Promise<void>;
 /** The module `init` loaded ("custom" for given bytes), null before `init`. */

@@ -37,6 +37,25 @@ test("init rejects a module the engine cannot run, or that does not exist", asyn
   }
 });
 
+test("a second init keeps the loaded module; one asking for another module replaces it", async () => {
+  const core = await import(`../core.js?again=${Date.now()}`);
+  const runs = core.supported();
+  await core.init({ module: "scalar" });
+  const want = core.hash([1n, 2n]);
+  await core.init();
+  assert.equal(core.backend(), "scalar", "init() without arguments keeps the module");
+  const other = runs.find((m) => m !== "scalar");
+  await core.init({ module: other });
+  assert.equal(core.backend(), other);
+  assert.equal(core.hash([1n, 2n]), want);
+  await core.init({ module: other });
+  assert.equal(core.backend(), other);
+  const bytes = core.moduleBytes();
+  await core.init(bytes);
+  assert.equal(core.backend(), "custom");
+  assert.equal(core.hash([1n, 2n]), want);
+});
+
 test("every module this engine runs exports the same names: the package's, no kernel's", async () => {
   const exports = [];
   for (const m of supported()) {
