@@ -1,7 +1,8 @@
 // Builds the package's four wasm modules (cargo, wasm32-unknown-unknown, release)
 // and writes, for each module M, dist/poseidon-M.wasm and dist/wasm-M.js (the same
 // bytes, base64, as an ES module) into the package directory: js/, or DIR (the
-// scripts use a copy under target/), with the root's license texts. `init()` loads the one the engine runs best.
+// scripts use a copy under target/), with the root's license texts. `init()`
+// loads the one the engine runs best.
 //   scalar  u29 arithmetic, plain Wasm (every engine)
 //   fma     the simd module with +relaxed-simd, its kimchi permutations (Fp, Fq) by
 //           generated kernels (`bench-report fma-kernel --linked`: 52-bit limbs in
