@@ -19,7 +19,7 @@ for (const { module, flags } of runs) {
   // Chromium got wide arithmetic (behind the flag) in a later version than some
   // distributions ship: a module this Chromium cannot run is skipped, not failed.
   if (report.supported && !report.supported.includes(module)) {
-    console.log(`skip  ${module}: this Chromium (${report.userAgent ?? "?"}) cannot run it${flags.length ? " even with " + flags.join(" ") : ""}; it runs ${report.supported.join(", ")}${module === "wide" ? " (wide-check.mjs checks wide under wasmtime)" : ""}`);
+    console.log(`skip  ${module}: this Chromium (${report.userAgent ?? "?"}) cannot run it${flags.length ? " even with " + flags.join(" ") : ""}; it runs ${report.supported.join(", ")}${module === "wide" ? " (wasmtime-check.mjs checks wide under wasmtime)" : ""}`);
     continue;
   }
   const ok = !report.error && report.module === module && report.vectors > 0 && report.failed === 0 &&

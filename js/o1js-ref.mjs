@@ -1,4 +1,4 @@
-// What o1js computes, for the checks (tests, wide-check.mjs): o1js 2.15.0, a dev
+// What o1js computes, for the checks (tests, wasmtime-check.mjs): o1js 2.15.0, a dev
 // dependency. The block ciphers and the legacy Poseidon are not in o1js's package
 // exports, so they are loaded by path.
 import { createRequire } from "node:module";

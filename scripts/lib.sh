@@ -199,7 +199,7 @@ js_package_copy() {
         (cd "$ROOT/js" && cp -r index.js core.js prefix.js merkle.js o1js.js index.d.ts o1js.d.ts \
             package.json package-lock.json README.md test browser \
             build.mjs bench.mjs bench-browser.mjs bench-structures.mjs cases.mjs timing.mjs js-report.mjs \
-            browser-server.mjs browser-check.mjs pack-check.mjs fma-kernel.mjs fma-lib.mjs o1js-ref.mjs wide-check.mjs "$dir"/) &&
+            browser-server.mjs browser-check.mjs pack-check.mjs fma-kernel.mjs fma-lib.mjs o1js-ref.mjs wasmtime-check.mjs "$dir"/) &&
         (cd "$dir" && npm install --no-audit --no-fund >&2) &&
         node "$ROOT/js/build.mjs" --out "$dir" >&2 &&
         printf '%s\n' "$dir"

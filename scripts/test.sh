@@ -213,7 +213,7 @@ if have_node node; then
     done
     step "js package, module fma on an unfused multiply-add (node 24 --no-enable-fma3): its fallback" \
         js_package fma --no-enable-fma3
-    step "js package, module wide: o1js cross-check under wasmtime (no Node runs it)" node target/js-package/wide-check.mjs
+    step "js package, every module under wasmtime against o1js (wide: no Node runs it)" node target/js-package/wasmtime-check.mjs
     if ensure_chromium; then
         step "js package: browser check (headless chromium)" \
             env POSEIDON_VECTORS="$ROOT/poseidon/tests/data" node target/js-package/browser-check.mjs
