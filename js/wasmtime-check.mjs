@@ -7,10 +7,14 @@
 // the package's core.js does, calls the export, and writes the status and the
 // output words to stdout (WASI fd_write); this process compares them with o1js's
 // results. The driver first writes whether this wasmtime fuses relaxed_madd.
-//   node wasmtime-check.mjs [MODULE.wasm ...]   (default: the four in dist/; WASMTIME
-//                                                or the wasmtime on PATH)
+//   node wasmtime-check.mjs [--time [--rounds N]] [MODULE.wasm ...]
+//     (default: the four in dist/; WASMTIME or the wasmtime on PATH)
+// --time: then, per module that agreed, the wall-clock time of one `permute` and of
+// one hash in `hash_many` of 64 pairs (19,200 permutations a process, less a
+// process that runs none; the median over N rounds, default 5, modules in turn).
 // Run from the package copy (target/js-package: dev dependencies installed).
 import { execFileSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -20,7 +24,16 @@ import { PoseidonLegacy, blockFp, blockFq, hashFp, sponge, updateFp } from "./o1
 import { P, Q } from "./index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const modules = process.argv.length > 2 ? process.argv.slice(2).map((f) => resolve(f)) : ["wide", "fma", "simd", "scalar"].map((m) => join(here, `dist/poseidon-${m}.wasm`));
+const argv = process.argv.slice(2);
+const timing = argv.includes("--time");
+const roundsAt = argv.indexOf("--rounds");
+const rounds = roundsAt >= 0 ? Number(argv[roundsAt + 1]) : 5;
+const files = argv.filter((a, i) => !a.startsWith("--") && (roundsAt < 0 || i !== roundsAt + 1));
+if (!(rounds >= 1) || (roundsAt >= 0 && !timing)) {
+  console.error("usage: node wasmtime-check.mjs [--time [--rounds N]] [MODULE.wasm ...]");
+  process.exit(2);
+}
+const modules = files.length ? files.map((f) => resolve(f)) : ["wide", "fma", "simd", "scalar"].map((m) => join(here, `dist/poseidon-${m}.wasm`));
 const wasmtime = process.env.WASMTIME ?? "wasmtime";
 const [KIMCHI_FP, KIMCHI_FQ, LEGACY_FP] = [0, 1, 2];
 
@@ -152,6 +165,7 @@ const driver = join(dir, "driver.wat");
 writeFileSync(driver, wat);
 const version = execFileSync(wasmtime, ["--version"]).toString().trim();
 let failed = 0;
+const agreed = [];
 for (const module of modules) {
   const name = basename(module);
   let out;
@@ -182,8 +196,78 @@ for (const module of modules) {
   const note = name.includes("fma") ? (fused ? " (relaxed_madd fused: its FMA kernels ran)" : " (relaxed_madd not fused here: its u29 fallback ran)") : "";
   console.log(`${bad ? "FAIL" : "ok  "}  ${name}: ${cases.length - bad} of ${cases.length} cases agree with o1js${note}`);
   failed += bad ? 1 : 0;
+  if (!bad) agreed.push(module);
 }
-rmSync(dir, { recursive: true, force: true });
 console.log(`${version}, -W wide-arithmetic=y`);
+if (timing) timeModules(agreed);
+rmSync(dir, { recursive: true, force: true });
 console.log(`${modules.length - failed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
+
+// Timing drivers: `permute` chained K times on one state, or K calls of `hash_many`
+// on 64 pairs (the input restored from a copy before each call: the digests
+// overwrite it). K = 0 measures the process without the work.
+function timingDriver(batch, k) {
+  const pairs = Array.from({ length: 128 }, () => element(P, 0));
+  const input = batch ? [...Array(64).fill(2n), ...pairs.flatMap(words)] : elements(P, 3).flatMap(words);
+  const copyAt = 8 * 1024;
+  const stores = input.map((x, i) => `(i64.store offset=${(batch ? copyAt : 0) + 8 * i} (local.get $p) (i64.const ${hex(x)}))`);
+  const step = batch
+    ? `(memory.copy (local.get $p) (i32.add (local.get $p) (i32.const ${copyAt})) (i32.const ${8 * input.length})) (drop (call $hash_many (i32.const 0) (i32.const 64)))`
+    : "(drop (call $permute (i32.const 0)))";
+  return `(module
+  (import "w" "memory" (memory 1))
+  (import "w" "buffer" (func $buffer (param i32) (result i32)))
+  (import "w" "hash_many" (func $hash_many (param i32 i32) (result i32)))
+  (import "w" "permute" (func $permute (param i32) (result i32)))
+  (export "memory" (memory 0))
+  (func (export "_start") (local $p i32) (local $i i32)
+    (local.set $p (call $buffer (i32.const ${copyAt / 8 + input.length})))
+    ${stores.join("\n    ")}
+    (local.set $i (i32.const ${k}))
+    (block $done (loop $again
+      (br_if $done (i32.eqz (local.get $i)))
+      ${step}
+      (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+      (br $again)))))
+`;
+}
+
+function timeModules(list) {
+  const PERMS = 19200; // 300 batches of 64
+  const kinds = [
+    ["permute", false, PERMS],
+    ["hash_many(64)", true, PERMS / 64],
+  ];
+  const files = {};
+  for (const [name, batch, k] of kinds) {
+    for (const n of [k, 0]) {
+      files[`${name}-${n}`] = join(dir, `time-${batch ? "batch" : "one"}-${n}.wat`);
+      writeFileSync(files[`${name}-${n}`], timingDriver(batch, n));
+    }
+  }
+  const wall = (module, file) => {
+    const t = performance.now();
+    execFileSync(wasmtime, ["run", "-W", "wide-arithmetic=y", "--preload", `w=${module}`, file]);
+    return performance.now() - t;
+  };
+  // times[module][kind]: µs per permutation, one per round.
+  const times = list.map(() => kinds.map(() => []));
+  for (let r = 0; r < rounds; r++) {
+    list.forEach((module, m) =>
+      kinds.forEach(([name, , k], j) => {
+        const with_ = wall(module, files[`${name}-${k}`]);
+        const without = wall(module, files[`${name}-0`]);
+        times[m][j].push((1000 * (with_ - without)) / PERMS);
+      }),
+    );
+    process.stderr.write(`round ${r + 1}/${rounds}\r`);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`\nµs per permutation under wasmtime, wall clock, median of ${rounds} rounds (${PERMS} permutations a process, less a process without them)`);
+  console.log(`${"module".padEnd(22)} ${"permute".padStart(10)} ${"hash_many(64)".padStart(14)}   one / batch`);
+  list.forEach((module, m) => {
+    const [one, many] = times[m].map(median);
+    console.log(`${basename(module).padEnd(22)} ${one.toFixed(2).padStart(10)} ${many.toFixed(2).padStart(14)}   ${(one / many).toFixed(2)}×`);
+  });
+}
