@@ -79,8 +79,8 @@ export async function init(source) {
     if (!runs.includes(name)) {
       throw new Error(`poseidon: this engine cannot run the "${name}" module (it runs: ${runs.join(", ")})`);
     }
-    bytes = (await loaders[name]()).wasmBytes();
     if (name === loaded) return;
+    bytes = (await loaders[name]()).wasmBytes();
   } else {
     name = "custom";
     bytes = source;

@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 
 import { PoseidonLegacy, blockFp, blockFq, hashFp, sponge, updateFp } from "./o1js-ref.mjs";
 import { P, Q } from "./index.js";
+import { join as join4, splitmix, words } from "./test/common.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -37,33 +38,30 @@ const modules = files.length ? files.map((f) => resolve(f)) : ["wide", "fma", "s
 const wasmtime = process.env.WASMTIME ?? "wasmtime";
 const [KIMCHI_FP, KIMCHI_FQ, LEGACY_FP] = [0, 1, 2];
 
-// SplitMix64, seeded: the same cases on every run.
-let seed = 0x5eedn;
-const M64 = (1n << 64n) - 1n;
-function next() {
-  seed = (seed + 0x9e3779b97f4a7c15n) & M64;
-  let z = seed;
-  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M64;
-  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M64;
-  return z ^ (z >> 31n);
-}
+// Seeded: the same cases on every run.
+const next = splitmix(0x5eed);
 const edges = (m) => [0n, 1n, 2n, m - 1n, m - 2n, (m - 1n) / 2n, (1n << 254n) - 1n];
 // Every third element an edge value (each in turn), the rest random below m.
 let edge = 0;
-const element = (m, i) => (i % 3 === 2 ? edges(m)[edge++ % 7] : ((next() << 192n) | (next() << 128n) | (next() << 64n) | next()) % m);
+const element = (m, i) => {
+  if (i % 3 !== 2) return ((next() << 192n) | (next() << 128n) | (next() << 64n) | next()) % m;
+  const e = edges(m);
+  return e[edge++ % e.length];
+};
 const elements = (m, n) => Array.from({ length: n }, (_, i) => element(m, i));
-const words = (x) => [0n, 64n, 128n, 192n].map((s) => (x >> s) & M64);
-const join4 = (ws) => ws.reduceRight((acc, x) => (acc << 64n) | x, 0n);
+
+// What o1js computes per parameter set: the permutation, and the hash.
+const sets = [
+  { kind: KIMCHI_FP, m: P, permute: blockFp, hash: hashFp },
+  { kind: KIMCHI_FQ, m: Q, permute: blockFq, hash: sponge(Q, blockFq) },
+  { kind: LEGACY_FP, m: P, permute: (s) => PoseidonLegacy.update(s, []), hash: (xs) => PoseidonLegacy.hash(xs) },
+];
 
 // The cases: the export, its arguments, the input words, the number of output
 // words, what o1js computes, and how to read the output.
 const cases = [];
 const state = (ws) => [0, 1, 2].map((i) => join4(ws.slice(4 * i, 4 * i + 4)));
-for (const [kind, m, want] of [
-  [KIMCHI_FP, P, blockFp],
-  [KIMCHI_FQ, Q, blockFq],
-  [LEGACY_FP, P, (s) => PoseidonLegacy.update(s, [])],
-]) {
+for (const { kind, m, permute: want } of sets) {
   const states = [[m - 1n, m - 1n, m - 1n], [0n, 0n, 0n], ...Array.from({ length: 24 }, () => elements(m, 3))];
   for (const s of states) {
     cases.push({ what: `permute(${kind}) of ${s}`, call: "permute", args: [kind], input: s.flatMap(words), out: 12, want: want(s), read: state });
@@ -72,30 +70,20 @@ for (const [kind, m, want] of [
 // Chains: the permutation applied 2,000 times in place (its output is where its
 // input is read), so 2,000 unrelated states for the arithmetic.
 const CHAIN = 2000;
-for (const [kind, m, want] of [
-  [KIMCHI_FP, P, blockFp],
-  [KIMCHI_FQ, Q, blockFq],
-  [LEGACY_FP, P, (s) => PoseidonLegacy.update(s, [])],
-]) {
+for (const { kind, m, permute: want } of sets) {
   const s = [m - 1n, m - 2n, 0n];
   let t = s;
   for (let i = 0; i < CHAIN; i++) t = want(t);
   cases.push({ what: `permute(${kind}) chained ${CHAIN} times`, call: "permute", args: [kind], repeat: CHAIN, input: s.flatMap(words), out: 12, want: t, read: state });
 }
-for (const [kind, m, want] of [
-  [KIMCHI_FP, P, hashFp],
-  [KIMCHI_FQ, Q, sponge(Q, blockFq)],
-  [LEGACY_FP, P, (xs) => PoseidonLegacy.hash(xs)],
-]) {
+for (const { kind, m, hash: want } of sets) {
   for (let n = 0; n <= 12; n++) {
     const xs = elements(m, n);
     cases.push({ what: `hash(${kind}) of ${n}`, call: "hash", args: [kind, n], input: xs.flatMap(words), out: 4, want: want(xs), read: join4 });
   }
 }
-for (const [kind, m, want] of [
-  [KIMCHI_FP, P, hashFp],
-  [KIMCHI_FQ, Q, sponge(Q, blockFq)],
-]) {
+// The batch path: the kimchi sets.
+for (const { kind, m, hash: want } of sets.filter((t) => t.kind !== LEGACY_FP)) {
   for (const count of [1, 2, 3, 4, 5, 7, 9, 64]) {
     // Merkle pairs, and inputs of lengths 0 to 5 mixed.
     for (const mixed of [false, true]) {
@@ -115,7 +103,7 @@ for (let n = 0; n <= 5; n++) {
 // The driver: one function per case. The buffer is asked for once at its largest,
 // so that later asks return it unmoved; each case writes its input, calls, asks for
 // the buffer again (where core.js reads results) and writes
-// [status, output words] to stdout, the iovec just past them.
+// [output words, status] to stdout.
 const most = Math.max(...cases.map((c) => Math.max(c.input.length, c.out))) + 4;
 const hex = (x) => `0x${x.toString(16)}`;
 let wat = `(module
@@ -127,6 +115,12 @@ let wat = `(module
   (import "w" "update" (func $update (param i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
   (export "memory" (memory 0))
+  ;; Writes [p, p + bytes) to stdout; the iovec and the count go just past it.
+  (func $emit (param $p i32) (param $bytes i32) (local $iov i32)
+    (local.set $iov (i32.add (local.get $p) (local.get $bytes)))
+    (i32.store (local.get $iov) (local.get $p))
+    (i32.store offset=4 (local.get $iov) (local.get $bytes))
+    (if (call $fd_write (i32.const 1) (local.get $iov) (i32.const 1) (i32.add (local.get $iov) (i32.const 8))) (then unreachable)))
 `;
 cases.forEach((c, k) => {
   const body = [`(local.set $p (call $buffer (i32.const ${most})))`];
@@ -138,13 +132,9 @@ cases.forEach((c, k) => {
     body.push(`(loop $again (local.set $st (i32.or (local.get $st) ${call})) (br_if $again (local.tee $i (i32.sub (local.get $i) (i32.const 1)))))`);
   } else body.push(`(local.set $st ${call})`);
   body.push(`(local.set $p (call $buffer (i32.const ${most})))`);
-  // The status word first: the outputs start at the buffer, so it goes after them
-  // and the iovec covers [outputs, status].
-  const bytes = 8 * (c.out + 1);
+  // The outputs start at the buffer: the status word goes after them.
   body.push(`(i64.store offset=${8 * c.out} (local.get $p) (i64.extend_i32_u (local.get $st)))`);
-  body.push(`(i32.store offset=${bytes} (local.get $p) (local.get $p))`);
-  body.push(`(i32.store offset=${bytes + 4} (local.get $p) (i32.const ${bytes}))`);
-  body.push(`(if (call $fd_write (i32.const 1) (i32.add (local.get $p) (i32.const ${bytes})) (i32.const 1) (i32.add (local.get $p) (i32.const ${bytes + 8}))) (then unreachable))`);
+  body.push(`(call $emit (local.get $p) (i32.const ${8 * (c.out + 1)}))`);
   wat += `  (func $case${k} (local $p i32) (local $st i32) (local $i i32)\n    ${body.join("\n    ")})\n`;
 });
 // Whether relaxed_madd is fused here: (2^52 − 1)² needs 105 bits, so a fused
@@ -154,9 +144,7 @@ wat += `  (func $fused (local $p i32)
     (i64.store (local.get $p) (i64.extend_i32_u (f64.ne (f64.const 0) (f64x2.extract_lane 0
       (f64x2.relaxed_madd (f64x2.splat (f64.const 4503599627370495)) (f64x2.splat (f64.const 4503599627370495))
         (f64x2.splat (f64.neg (f64.mul (f64.const 4503599627370495) (f64.const 4503599627370495)))))))))
-    (i32.store offset=8 (local.get $p) (local.get $p))
-    (i32.store offset=12 (local.get $p) (i32.const 8))
-    (if (call $fd_write (i32.const 1) (i32.add (local.get $p) (i32.const 8)) (i32.const 1) (i32.add (local.get $p) (i32.const 16))) (then unreachable)))
+    (call $emit (local.get $p) (i32.const 8)))
 `;
 wat += `  (func (export "_start")\n    (call $fused)\n    ${cases.map((_, k) => `(call $case${k})`).join("\n    ")})\n)\n`;
 

@@ -20,3 +20,7 @@ export function splitmix(seed) {
     return z ^ (z >> 31n);
   };
 }
+
+// An element as the module's four 64-bit words (little-endian), and back.
+export const words = (x) => [0n, 64n, 128n, 192n].map((s) => (x >> s) & ((1n << 64n) - 1n));
+export const join = (ws) => ws.reduceRight((acc, x) => (acc << 64n) | x, 0n);

@@ -4,9 +4,38 @@ import { test } from "node:test";
 
 import { P, Q, hash, hashFq, hashLegacy, hashMany, moduleBytes, permute } from "../index.js";
 import { PoseidonLegacy, blockFp, blockFq, hashFp as o1, sponge } from "../o1js-ref.mjs";
-import { initModuleUnderTest, splitmix } from "./common.mjs";
+import { initModuleUnderTest, join, splitmix, words } from "./common.mjs";
 
 await initModuleUnderTest();
+
+// The module's exports over Fq (kind 1), which the package's API does not offer: a
+// second instance of the module under test, its buffer written and read as core.js
+// does (asking for the buffer may grow the memory: take e.memory.buffer after it).
+const rawFq = await (async () => {
+  const { instance } = await WebAssembly.instantiate(moduleBytes(), {});
+  const e = instance.exports;
+  const read = (n) => {
+    const out = new BigUint64Array(e.memory.buffer, e.buffer(0), 4 * n);
+    return Array.from({ length: n }, (_, i) => join(out.slice(4 * i, 4 * i + 4)));
+  };
+  return {
+    permute(s) {
+      const at = e.buffer(12);
+      new BigUint64Array(e.memory.buffer, at, 12).set(s.flatMap(words));
+      assert.equal(e.permute(1), 0);
+      return read(3);
+    },
+    hashMany(pairs) {
+      const n = pairs.length;
+      const at = e.buffer(9 * n);
+      const w = new BigUint64Array(e.memory.buffer, at, 9 * n);
+      w.fill(2n, 0, n);
+      pairs.flat().forEach((x, i) => w.set(words(x), n + 4 * i));
+      assert.equal(e.hash_many(1, n), 0);
+      return read(n);
+    },
+  };
+})();
 
 function randomInputs(count, seed) {
   const next = splitmix(seed);
@@ -60,7 +89,7 @@ test("permute equals o1js's Rust wasm block cipher on 200 seeded random states",
   for (const s of states) assert.deepEqual(permute(s), blockFp(s));
 });
 
-test("Fq: hashFq, the raw permute and hash_many (batches of 1 to 9 and 64) equal o1js's Fq block cipher", async () => {
+test("Fq: hashFq, the raw permute and hash_many (batches of 1 to 9 and 64) equal o1js's Fq block cipher", () => {
   const block = { fp: sponge(P, blockFp), fq: sponge(Q, blockFq) };
   const next = splitmix(41);
   const edges = [0n, 1n, 2n, Q - 1n, Q - 2n, P - 1n, (1n << 254n) - 1n].map((x) => x % Q);
@@ -75,35 +104,19 @@ test("Fq: hashFq, the raw permute and hash_many (batches of 1 to 9 and 64) equal
     assert.equal(hashFq(xs), block.fq(xs), `hashFq, length ${xs.length}`);
   }
   for (const a of edges) for (const b of edges) assert.equal(hashFq([a, b]), block.fq([a, b]));
-  // hash_many over Fq (kind 1) is not in the package's API: call the module's export.
-  const { instance } = await WebAssembly.instantiate(moduleBytes(), {});
-  const e = instance.exports;
-  const words = (x) => [0n, 64n, 128n, 192n].map((s) => (x >> s) & ((1n << 64n) - 1n));
-  const join = (ws) => ws.reduceRight((acc, x) => (acc << 64n) | x, 0n);
-  // The raw permute over Fq (kind 1) on full states, edges included.
+  // The raw permute over Fq on full states, edges included.
   for (const s of [[Q - 1n, Q - 1n, Q - 1n], [0n, 1n, Q - 2n], ...Array.from({ length: 20 }, (_, i) => [0, 1, 2].map((j) => element(3 * i + j)))]) {
-    const at = e.buffer(12);
-    new BigUint64Array(e.memory.buffer, at, 12).set(s.flatMap(words));
-    assert.equal(e.permute(1), 0);
-    const out = new BigUint64Array(e.memory.buffer, e.buffer(0), 12);
-    assert.deepEqual([0, 1, 2].map((i) => join(out.slice(4 * i, 4 * i + 4))), blockFq(s));
+    assert.deepEqual(rawFq.permute(s), blockFq(s));
   }
   for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 64]) {
     const pairs = Array.from({ length: n }, (_, i) => [element(2 * i), element(2 * i + 1)]);
-    const at = e.buffer(9 * n); // may grow the memory: take e.memory.buffer after it
-    const w = new BigUint64Array(e.memory.buffer, at, 9 * n);
-    w.fill(2n, 0, n);
-    pairs.flat().forEach((x, i) => w.set(words(x), n + 4 * i));
-    assert.equal(e.hash_many(1, n), 0);
-    const out = new BigUint64Array(e.memory.buffer, e.buffer(0), 4 * n);
-    const got = Array.from({ length: n }, (_, i) => join(out.slice(4 * i, 4 * i + 4)));
-    assert.deepEqual(got, pairs.map(block.fq), `batch of ${n}`);
+    assert.deepEqual(rawFq.hashMany(pairs), pairs.map(block.fq), `batch of ${n}`);
   }
 });
 
 // Chains: each output is the next input, so 10,000 steps are 10,000 unrelated
 // states for the arithmetic (carries, reductions) and one wrong bit anywhere stays.
-test("chains of 10,000 permutations equal o1js's block ciphers step by step: permute (Fp), the raw permute (Fq), hashMany and hash_many of pairs", async () => {
+test("chains of 10,000 permutations equal o1js's block ciphers step by step: permute (Fp), the raw permute (Fq), hashMany and hash_many of pairs", () => {
   const STEPS = 10000;
   let ours = [P - 1n, P - 2n, 0n];
   let theirs = ours;
@@ -112,19 +125,10 @@ test("chains of 10,000 permutations equal o1js's block ciphers step by step: per
     theirs = blockFp(theirs);
     if (ours.some((x, j) => x !== theirs[j])) assert.deepEqual(ours, theirs, `Fp permute, step ${i + 1}`);
   }
-  // Fq and the Fq batch path through the module's exports (not in the package's API).
-  const { instance } = await WebAssembly.instantiate(moduleBytes(), {});
-  const e = instance.exports;
-  const words = (x) => [0n, 64n, 128n, 192n].map((s) => (x >> s) & ((1n << 64n) - 1n));
-  const join = (ws) => ws.reduceRight((acc, x) => (acc << 64n) | x, 0n);
   ours = [Q - 1n, Q - 2n, 0n];
   theirs = ours;
   for (let i = 0; i < STEPS; i++) {
-    const at = e.buffer(12); // may grow the memory: take e.memory.buffer after it
-    new BigUint64Array(e.memory.buffer, at, 12).set(ours.flatMap(words));
-    assert.equal(e.permute(1), 0);
-    const out = new BigUint64Array(e.memory.buffer, e.buffer(0), 12);
-    ours = [0, 1, 2].map((j) => join(out.slice(4 * j, 4 * j + 4)));
+    ours = rawFq.permute(ours);
     theirs = blockFq(theirs);
     if (ours.some((x, j) => x !== theirs[j])) assert.deepEqual(ours, theirs, `Fq permute, step ${i + 1}`);
   }
@@ -134,19 +138,9 @@ test("chains of 10,000 permutations equal o1js's block ciphers step by step: per
     const sum = digests.reduce((a, b) => a + b, 0n) % modulus;
     return digests.map((d, i) => [d, (sum + BigInt(i)) % modulus]);
   };
-  const rawHashMany = (pairs) => {
-    const n = pairs.length;
-    const at = e.buffer(9 * n);
-    const w = new BigUint64Array(e.memory.buffer, at, 9 * n);
-    w.fill(2n, 0, n);
-    pairs.flat().forEach((x, i) => w.set(words(x), n + 4 * i));
-    assert.equal(e.hash_many(1, n), 0);
-    const out = new BigUint64Array(e.memory.buffer, e.buffer(0), 4 * n);
-    return Array.from({ length: n }, (_, i) => join(out.slice(4 * i, 4 * i + 4)));
-  };
   for (const [name, modulus, many, block] of [
     ["Fp hashMany", P, hashMany, sponge(P, blockFp)],
-    ["Fq hash_many", Q, rawHashMany, sponge(Q, blockFq)],
+    ["Fq hash_many", Q, rawFq.hashMany, sponge(Q, blockFq)],
   ]) {
     let pairs = level([0n, 1n, modulus - 1n, modulus - 2n, 2n], modulus);
     for (let i = 0; i < STEPS / 5; i++) {
