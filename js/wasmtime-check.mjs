@@ -15,7 +15,7 @@
 // Run from the package copy (target/js-package: dev dependencies installed).
 import { execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,7 +35,19 @@ if (!(rounds >= 1) || (roundsAt >= 0 && !timing)) {
   process.exit(2);
 }
 const modules = files.length ? files.map((f) => resolve(f)) : ["wide", "fma", "simd", "scalar"].map((m) => join(here, `dist/poseidon-${m}.wasm`));
+const missing = modules.filter((f) => !existsSync(f));
+if (missing.length) {
+  console.error(`wasmtime-check: no such module: ${missing.join(", ")} (build them with node build.mjs)`);
+  process.exit(2);
+}
 const wasmtime = process.env.WASMTIME ?? "wasmtime";
+let version;
+try {
+  version = execFileSync(wasmtime, ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+} catch {
+  console.error(`wasmtime-check: cannot run wasmtime ("${wasmtime}"): put it on PATH or set WASMTIME (cargo install --locked wasmtime-cli@48.0.8)`);
+  process.exit(2);
+}
 const [KIMCHI_FP, KIMCHI_FQ, LEGACY_FP] = [0, 1, 2];
 
 // Seeded: the same cases on every run.
@@ -151,7 +163,6 @@ wat += `  (func (export "_start")\n    (call $fused)\n    ${cases.map((_, k) => 
 const dir = mkdtempSync(join(tmpdir(), "wasmtime-check-"));
 const driver = join(dir, "driver.wat");
 writeFileSync(driver, wat);
-const version = execFileSync(wasmtime, ["--version"]).toString().trim();
 let failed = 0;
 const agreed = [];
 for (const module of modules) {
