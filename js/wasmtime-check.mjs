@@ -15,8 +15,7 @@
 // Run from the package copy (target/js-package: dev dependencies installed).
 import { execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -160,7 +159,10 @@ wat += `  (func $fused (local $p i32)
 `;
 wat += `  (func (export "_start")\n    (call $fused)\n    ${cases.map((_, k) => `(call $case${k})`).join("\n    ")})\n)\n`;
 
-const dir = mkdtempSync(join(tmpdir(), "wasmtime-check-"));
+// The drivers go beside the package (target/js-package in the scripts), removed at the end.
+const dir = join(here, ".wasmtime-check");
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir);
 const driver = join(dir, "driver.wat");
 writeFileSync(driver, wat);
 let failed = 0;
