@@ -2,23 +2,19 @@
 // cases of cases.mjs against o1js's web build, timed as in Node (timing.mjs), and
 // posts the medians back (browser-server.mjs serves it cross-origin isolated).
 //   node js/bench-browser.mjs [--out FILE] [--rounds N] [--wide]
-//   (defaults: ../target/bench-report/js-chromium.json, 9 rounds). --wide starts
+//   (defaults: target/bench-report/js-chromium.json of the checkout, 9 rounds). --wide starts
 //   Chromium with --js-flags=--wasm-wide-arithmetic (runtime chromium-wide), so the
 //   page picks the wide-arithmetic module.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
 
+import { arg, helpOnRequest, reportOut } from "./cli.mjs";
 import { browser, runPage } from "./browser-server.mjs";
 import { report } from "./cases.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-};
-const out = resolve(arg("--out", resolve(here, "../target/bench-report/js-chromium.json")));
+helpOnRequest(import.meta.url);
+const out = reportOut(import.meta.url, "js-chromium.json");
 const rounds = Number(arg("--rounds", 9));
 if (!(rounds >= 1)) throw new Error("--rounds takes a positive number");
 

@@ -8,25 +8,21 @@
 //   hashWithPrefix); --scale 0.1 for a quick look (about 10 s instead of 2 min).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
 
 import * as o1js from "o1js";
 
+import { arg, helpOnRequest, reportOut } from "./cli.mjs";
 import { IndexedMerkleMap, MerkleMap, MerkleTree, P, backend, hashWithPrefix, init } from "./index.js";
 import { installFastPoseidon } from "./o1js.js";
 import { median } from "./timing.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-};
+helpOnRequest(import.meta.url);
 const scale = Number(arg("--scale", 1));
 const rounds = Number(arg("--rounds", 5));
 if (!(scale > 0 && scale <= 1)) throw new Error("--scale takes a number in (0, 1]");
 if (!(rounds >= 1)) throw new Error("--rounds takes a positive number");
-const out = resolve(arg("--out", resolve(here, "../target/bench-report/js-structures.json")));
+const out = reportOut(import.meta.url, "js-structures.json");
 const module = arg("--module");
 await init(module ? { module } : undefined);
 

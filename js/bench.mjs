@@ -2,8 +2,8 @@
 // 1 and 16 elements and per Merkle level of 64 pairs (cases.mjs), timed as
 // timing.mjs describes (warm-up, alternating rounds, median over rounds).
 //   node js/bench.mjs [--out FILE] [--rounds N] [--runtime NAME] [--module M]
-//   (defaults: ../target/bench-report/js-report.json, 9 rounds, node<major>, the
-//   best module this Node supports)
+//   (defaults: target/bench-report/js-report.json of the checkout, 9 rounds,
+//   node<major>, the best module this Node supports)
 import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -11,16 +11,14 @@ import { fileURLToPath } from "node:url";
 
 import * as o1js from "o1js";
 
+import { arg, helpOnRequest, reportOut } from "./cli.mjs";
 import { makeCases, report } from "./cases.mjs";
 import { backend } from "./index.js";
 import { measure } from "./timing.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-};
-const out = resolve(arg("--out", resolve(here, "../target/bench-report/js-report.json")));
+helpOnRequest(import.meta.url);
+const out = reportOut(import.meta.url, "js-report.json");
 const rounds = Number(arg("--rounds", 9));
 if (!(rounds >= 1)) throw new Error("--rounds takes a positive number");
 const runtime = arg("--runtime", `node${process.versions.node.split(".")[0]}`);

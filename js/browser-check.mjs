@@ -6,6 +6,9 @@
 // module runs with --js-flags=--wasm-wide-arithmetic (Chrome has it behind the flag).
 //   node js/browser-check.mjs           (CHROMIUM=path overrides the browser)
 import { runPage } from "./browser-server.mjs";
+import { helpOnRequest } from "./cli.mjs";
+
+helpOnRequest(import.meta.url);
 
 const runs = [
   { module: "scalar", flags: [] },

@@ -25,23 +25,15 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { arg, helpOnRequest, projectRoot } from "./cli.mjs";
+
 const here = dirname(fileURLToPath(import.meta.url));
-// The project's root: the nearest directory above this script that has the
-// workspace's scripts/rustc-wide.sh (js/.. in the repository; a copy of the
-// package under target/ finds the same root, not target/).
-function projectRoot() {
-  for (let dir = resolve(here, ".."); ; dir = dirname(dir)) {
-    if (existsSync(resolve(dir, "scripts/rustc-wide.sh")) && existsSync(resolve(dir, "Cargo.toml"))) return dir;
-    if (dirname(dir) === dir) break;
-  }
+helpOnRequest(import.meta.url);
+const root = projectRoot(here);
+if (root === null) {
   console.error(`build.mjs: no project root above ${here} (a directory with Cargo.toml and scripts/rustc-wide.sh); run js/build.mjs of a checkout`);
   process.exit(2);
 }
-const root = projectRoot();
-const arg = (name) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const pkg = arg("--out") ? resolve(arg("--out")) : here;
 const TARGET = "wasm32-unknown-unknown";
 // Measured under Node 24 (README, "Turboshaft and the order of the code"): 15% off

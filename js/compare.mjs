@@ -15,6 +15,9 @@ import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { measure } from "./timing.mjs";
+import { helpOnRequest } from "./cli.mjs";
+
+helpOnRequest(import.meta.url);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);

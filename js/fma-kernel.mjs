@@ -17,6 +17,9 @@ import { basename, dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { check, time } from "./fma-lib.mjs";
+import { helpOnRequest } from "./cli.mjs";
+
+helpOnRequest(import.meta.url);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);

@@ -5,6 +5,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
+import { helpOnRequest } from "./cli.mjs";
+
+helpOnRequest(import.meta.url);
+
 const args = process.argv.slice(2);
 const at = args.indexOf("--out");
 const out = at >= 0 ? resolve(args.splice(at, 2)[1]) : null;

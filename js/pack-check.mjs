@@ -13,6 +13,9 @@ import { fileURLToPath } from "node:url";
 import * as o1js from "o1js";
 
 import { runPage } from "./browser-server.mjs";
+import { helpOnRequest } from "./cli.mjs";
+
+helpOnRequest(import.meta.url);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const consumer = join(here, "consumer");

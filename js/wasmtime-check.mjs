@@ -22,6 +22,9 @@ import { fileURLToPath } from "node:url";
 import { PoseidonLegacy, blockFp, blockFq, hashFp, sponge, updateFp } from "./o1js-ref.mjs";
 import { P, Q } from "./index.js";
 import { join as join4, splitmix, words } from "./test/common.mjs";
+import { helpOnRequest } from "./cli.mjs";
+
+helpOnRequest(import.meta.url);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);

@@ -188,18 +188,15 @@ ensure_apt() {
 # Nix for the offline flake checks: Debian's nix-bin (Nix 2.8).
 ensure_nix() { ensure_apt nix nix-bin; }
 
-# A copy of the JavaScript package in target/js-package, with its npm dev dependencies
-# installed (binaryen's wasm-opt, which the build runs, among them) and built (dist/),
-# so that nothing is written into js/. Prints its path.
+# A copy of the JavaScript package (js/ but its Rust crate) in target/js-package, with
+# its npm dev dependencies installed (binaryen's wasm-opt, which the build runs, among
+# them) and built (dist/), so that nothing is written into js/. Prints its path.
 # npm ci rejects the lock file for o1js's per-platform optional packages; the versions
 # are pinned by package.json (exact) and package-lock.json either way.
 js_package_copy() {
     local dir=$ROOT/target/js-package
     mkdir -p "$dir" &&
-        (cd "$ROOT/js" && cp -r index.js core.js prefix.js merkle.js o1js.js index.d.ts o1js.d.ts \
-            package.json package-lock.json README.md test browser \
-            build.mjs bench.mjs bench-browser.mjs bench-structures.mjs cases.mjs timing.mjs js-report.mjs \
-            browser-server.mjs browser-check.mjs pack-check.mjs fma-kernel.mjs fma-lib.mjs o1js-ref.mjs wasmtime-check.mjs "$dir"/) &&
+        (cd "$ROOT/js" && cp -r ./*.js ./*.mjs ./*.d.ts package.json package-lock.json README.md test browser "$dir"/) &&
         (cd "$dir" && npm install --no-audit --no-fund >&2) &&
         node "$ROOT/js/build.mjs" --out "$dir" >&2 &&
         printf '%s\n' "$dir"

@@ -4,7 +4,7 @@
 # bench binary as a smoke test on each, `poseidon check` on the vector files with
 # the native and the wasm tool, and the offline flake checks (Debian's nix-bin is
 # installed when nix is missing).
-# Ends with one summary line: `tests: N passed, M failed`.
+# Ends with the five slowest steps and one summary line: `tests: N passed, M failed`.
 #
 # usage: scripts/test.sh        (logs in target/test-logs/)
 set -uo pipefail
@@ -23,11 +23,11 @@ ensure_wasmtime
 logs=$ROOT/target/test-logs
 rm -rf "$logs" && mkdir -p "$logs"
 passed=0 failed=0 n=0
-failed_steps=()
+failed_steps=() times=()
 
 # step NAME CMD...: runs CMD, shows and logs its output, counts what it reports.
 step() {
-    local name=$1 log rc p f
+    local name=$1 log rc p f t0=$SECONDS
     shift
     n=$((n + 1))
     log=$(printf '%s/%02d-%s.log' "$logs" "$n" "${name//[^A-Za-z0-9._+-]/-}")
@@ -44,6 +44,7 @@ step() {
     passed=$((passed + p))
     failed=$((failed + f))
     if [ "$rc" -ne 0 ]; then failed_steps+=("$name (exit $rc, log $log)"); fi
+    times+=("$(printf '%5d s  [%d] %s' $((SECONDS - t0)) "$n" "$name")")
 }
 
 native_tool=$ROOT/target/release/poseidon
@@ -76,27 +77,17 @@ tool_checks() {
     "$report" tool-checks "${checks[@]}" -- "${tool[@]}"
 }
 
-# The instructions the compiler chose, per function (bench-report wasm-ops): the u29
-# permutation alone has no __multi3 (the u128 helper; the reference bench module,
-# the control, has it); the four-lane kernels (u29::x4) use i64x2.extmul and never
-# the 3-multiply i64x2.mul; the wide-arithmetic permutations use i64.mul_wide_u and
-# no __multi3; the fma module's generated kernels multiply with f64x2.relaxed_madd
-# only. On the wasip1 bench modules and the package's simd, fma and wide modules.
+# The instructions the compiler chose, per function (bench-report hot-ops, its table
+# in benches/src/wasm_ops.rs): no __multi3 in the u29 probe, extmul and never the
+# 3-multiply i64x2.mul in the four-lane kernels, relaxed_madd only in the fma kernels,
+# i64.mul_wide_u in the wide builds. On the wasip1 bench modules and the package's.
 wasm_instructions() {
     local probe=target/$WASM_TARGET/release/examples/u29_probe.wasm bench wide pkg=$ROOT/target/js-package/dist
-    local ops=$report k x4=(mul square dot3_add dot2_add)
     cargo build -q --release -p poseidon --example u29_probe --target "$WASM_TARGET" &&
         bench=$(bench_binary --target "$WASM_TARGET") && wide=$(with_wide bench_binary --target "$WASM_TARGET") &&
-        { [ -f "$pkg/poseidon-wide.wasm" ] || js_package_copy >/dev/null; } || return 1
-    local simd_expect=(--expect "3u292x4: I64x2Mul=0" --expect "3u292x4: call:__multi3=0")
-    for k in "${x4[@]}"; do simd_expect+=(--expect "3u292x4${#k}$k: I64x2ExtMulLowI32x4U>0"); done
-    local wide_expect=(--expect "5u64x49kimchi_fp7permute: I64MulWideU>0" --expect "5u64x49kimchi_fp7permute: call:__multi3=0")
-    "$ops" wasm-ops "$probe" --expect "*: call:__multi3=0" --expect "to_ark_limbs: I64Mul>0" &&
-        "$ops" wasm-ops "$bench" --expect "*: call:__multi3>0" "${simd_expect[@]}" &&
-        "$ops" wasm-ops "$pkg/poseidon-simd.wasm" "${simd_expect[@]}" &&
-        "$ops" wasm-ops "$pkg/poseidon-fma.wasm" "${simd_expect[@]}" --expect "fma_: F64x2RelaxedMadd>0" \
-            --expect "fma_: I64x2Mul=0" --expect "fma_: I64Mul=0" &&
-        "$ops" wasm-ops "$wide" "${wide_expect[@]}" && "$ops" wasm-ops "$pkg/poseidon-wide.wasm" "${wide_expect[@]}"
+        { [ -f "$pkg/poseidon-wide.wasm" ] || js_package_copy >/dev/null; } &&
+        "$report" hot-ops "probe=$probe" "bench=$bench" "simd=$pkg/poseidon-simd.wasm" "fma=$pkg/poseidon-fma.wasm" \
+            "wide=$wide" "wide=$pkg/poseidon-wide.wasm"
 }
 
 # The JavaScript package, on the copy under target/ that the step before the first
@@ -290,6 +281,8 @@ else
 fi
 
 echo
+say "the slowest steps of $((SECONDS / 60)) min:"
+printf '%s\n' "${times[@]}" | sort -rn | head -5
 if [ ${#failed_steps[@]} -gt 0 ]; then
     say "failed steps:"
     printf '  %s\n' "${failed_steps[@]}"

@@ -500,7 +500,7 @@ fn permutation_files(args: &[String]) -> Result<bool, String> {
 
 /// `wasm-ops`: the table, or the expectations' verdict (Ok(false): one failed).
 fn wasm_ops(args: &[String]) -> Result<bool, String> {
-    use poseidon_benches::wasm_ops::{function_ops, table, Expectation};
+    use poseidon_benches::wasm_ops::{table, Expectation};
     let (mut module, mut functions, mut expect) = (None, Vec::new(), Vec::new());
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -515,9 +515,8 @@ fn wasm_ops(args: &[String]) -> Result<bool, String> {
         }
     }
     let module = module.ok_or("no MODULE given")?;
-    let bytes = std::fs::read(&module).map_err(|e| format!("{module}: {e}"))?;
-    let all = function_ops(&bytes).map_err(|e| format!("{module}: {e}"))?;
     if expect.is_empty() {
+        let all = read_ops(&module)?;
         let shown: Vec<_> = all
             .iter()
             .filter(|f| functions.is_empty() || functions.iter().any(|s| f.name.contains(s)))
@@ -525,8 +524,22 @@ fn wasm_ops(args: &[String]) -> Result<bool, String> {
         print!("{}", table(&shown));
         return Ok(true);
     }
+    check_ops(&module, &expect)
+}
+
+fn read_ops(module: &str) -> Result<Vec<poseidon_benches::wasm_ops::FunctionOps>, String> {
+    let bytes = std::fs::read(module).map_err(|e| format!("{module}: {e}"))?;
+    poseidon_benches::wasm_ops::function_ops(&bytes).map_err(|e| format!("{module}: {e}"))
+}
+
+/// Prints each expectation's verdict for `module`, then `N passed, M failed`.
+fn check_ops(
+    module: &str,
+    expect: &[poseidon_benches::wasm_ops::Expectation],
+) -> Result<bool, String> {
+    let all = read_ops(module)?;
     let (mut passed, mut failed) = (0, 0);
-    for e in &expect {
+    for e in expect {
         let failures = e.check(&all);
         let n = all.iter().filter(|f| e.matches(f)).count();
         if failures.is_empty() {
@@ -541,6 +554,36 @@ fn wasm_ops(args: &[String]) -> Result<bool, String> {
     }
     println!("{module}:\n{passed} passed, {failed} failed");
     Ok(failed == 0)
+}
+
+const HOT_OPS_USAGE: &str = "usage: bench-report hot-ops KIND=MODULE...   (KIND: probe, bench, simd, fma or wide;\n       each module must hold its kind's expectations, see wasm_ops::hot_expectations)";
+
+/// `hot-ops KIND=MODULE...`: every module against its kind's expectations.
+fn hot_ops(args: &[String]) -> Result<bool, String> {
+    use poseidon_benches::wasm_ops::{hot_expectations, Expectation};
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        return Err(String::new());
+    }
+    if args.is_empty() {
+        return Err("no KIND=MODULE given".into());
+    }
+    let mut checks = Vec::new();
+    for arg in args {
+        let (kind, module) = arg
+            .split_once('=')
+            .ok_or(format!("{arg}: expected KIND=MODULE"))?;
+        let expect = hot_expectations(kind).ok_or(format!("{arg}: unknown kind {kind}"))?;
+        let expect: Vec<_> = expect
+            .into_iter()
+            .map(Expectation::parse)
+            .collect::<Result<_, _>>()?;
+        checks.push((module, expect));
+    }
+    let mut ok = true;
+    for (module, expect) in checks {
+        ok &= check_ops(module, &expect)?;
+    }
+    Ok(ok)
 }
 
 const COUNTS_USAGE: &str = "usage: bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py [--valgrind BIN] [--work DIR] [--out FILE] [--root DIR] [--key KEY=VALUE]... [--rounds N] [--kinds native,wasm,wasmtime] ID...";
@@ -788,12 +831,13 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Subcommands: Ok(false) is a failed check (exit 1), an empty error asks for the usage.
     type Command = fn(&[String]) -> Result<bool, String>;
-    let commands: [(&str, Command, &str); 7] = [
+    let commands: [(&str, Command, &str); 8] = [
         ("compare", compare, COMPARE_USAGE),
         ("fma-kernel", fma_kernel, FMA_KERNEL_USAGE),
         ("make-args", make_args, MAKE_ARGS_USAGE),
         ("counts", counts, COUNTS_USAGE),
         ("wasm-ops", wasm_ops, WASM_OPS_USAGE),
+        ("hot-ops", hot_ops, HOT_OPS_USAGE),
         ("tool-checks", tool_checks, TOOL_USAGE),
         ("permutation-files", permutation_files, TOOL_USAGE),
     ];

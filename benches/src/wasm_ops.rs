@@ -3,8 +3,9 @@
 //! expensive `i64x2.mul`, `i64.mul_wide_u` or calls to `__multi3`).
 //!
 //! ```text
-//! bench-report wasm-ops MODULE [--function SUBSTRING]... [--top N]
+//! bench-report wasm-ops MODULE [--function SUBSTRING]...
 //!                       [--expect 'SUBSTRING: OP=N' | 'SUBSTRING: OP>N']...
+//! bench-report hot-ops KIND=MODULE...
 //! ```
 //! Without `--expect` it prints, for the functions whose (mangled) name contains a
 //! SUBSTRING (every function without `--function`), the operator counts; with
@@ -12,6 +13,8 @@
 //! least one must match), else the exit status is 1; SUBSTRING `*` stands for the
 //! whole module (the sum over its functions). Calls are counted as
 //! `call:NAME`, so `call:__multi3=0` checks that no 128-bit multiply is a libcall.
+//! `hot-ops` checks each module against the expectations of its kind ([`hot_expectations`]:
+//! what `make test` asserts of the built modules).
 
 use std::collections::BTreeMap;
 
@@ -195,6 +198,48 @@ impl Expectation {
     }
 }
 
+/// The kinds of module `hot-ops` knows, with what their hot functions must hold:
+/// - `probe`: the `u29_probe` example, the `u29` permutation alone: no `__multi3`
+///   (the 128-bit multiply's libcall) anywhere, while its ark-ff conversion multiplies;
+/// - `simd`: a module with the four-lane `u29` kernels (`u29::x4`): `extmul` in each,
+///   never the three-multiply `i64x2.mul`, no `__multi3`;
+/// - `bench`: the wasip1 bench module: `simd`, and `__multi3` somewhere (the
+///   reference backend, the control);
+/// - `fma`: the package's `fma` module: `simd`, and its generated kernels (`fma_*`)
+///   multiply by `f64x2.relaxed_madd` only;
+/// - `wide`: a `+wide-arithmetic` build: the `u64` kimchi permutation uses
+///   `i64.mul_wide_u` and calls no `__multi3`.
+pub fn hot_expectations(kind: &str) -> Option<Vec<&'static str>> {
+    let simd = vec![
+        "3u292x4: I64x2Mul=0",
+        "3u292x4: call:__multi3=0",
+        "3u292x43mul: I64x2ExtMulLowI32x4U>0",
+        "3u292x46square: I64x2ExtMulLowI32x4U>0",
+        "3u292x48dot3_add: I64x2ExtMulLowI32x4U>0",
+        "3u292x48dot2_add: I64x2ExtMulLowI32x4U>0",
+    ];
+    let wide = [
+        "5u64x49kimchi_fp7permute: I64MulWideU>0",
+        "5u64x49kimchi_fp7permute: call:__multi3=0",
+    ];
+    Some(match kind {
+        "probe" => vec!["*: call:__multi3=0", "to_ark_limbs: I64Mul>0"],
+        "simd" => simd,
+        "bench" => [vec!["*: call:__multi3>0"], simd].concat(),
+        "fma" => [
+            simd,
+            vec![
+                "fma_: F64x2RelaxedMadd>0",
+                "fma_: I64x2Mul=0",
+                "fma_: I64Mul=0",
+            ],
+        ]
+        .concat(),
+        "wide" => wide.to_vec(),
+        _ => return None,
+    })
+}
+
 /// The interesting columns of the printed table: operator and heading.
 pub const COLUMNS: [(&str, &str); 7] = [
     ("I64Mul", "i64.mul"),
@@ -268,5 +313,32 @@ mod tests {
         assert_eq!(fs[0].count("I64x2ExtMulLowI32x4U"), 1);
         assert_eq!(fs[0].count("LocalGet"), 2);
         assert!(function_ops(b"not wasm").is_err());
+    }
+
+    #[test]
+    fn hot_expectations_parse_and_tell_kinds_apart() {
+        for kind in ["probe", "bench", "simd", "fma", "wide"] {
+            let e = hot_expectations(kind).unwrap();
+            assert!(!e.is_empty(), "{kind}");
+            for s in e {
+                Expectation::parse(s).unwrap();
+            }
+        }
+        assert!(hot_expectations("u29").is_none());
+        // A four-lane kernel with an i64x2.mul fails the simd kind; without, it passes.
+        let kernel = |mul| {
+            ["mul", "square", "dot3_add", "dot2_add"].map(|k| {
+                let name = format!("_ZN8poseidon7backend3u292x4{}{k}17h0E", k.len());
+                f(&name, &[("I64x2ExtMulLowI32x4U", 9), ("I64x2Mul", mul)])
+            })
+        };
+        let fails = |fs: &[FunctionOps]| -> usize {
+            let e = hot_expectations("simd").unwrap();
+            e.iter()
+                .map(|s| Expectation::parse(s).unwrap().check(fs).len())
+                .sum()
+        };
+        assert_eq!(fails(&kernel(0)), 0);
+        assert_eq!(fails(&kernel(1)), 4);
     }
 }
