@@ -184,8 +184,10 @@ fn run(mut a: Args) -> Result<(), String> {
     if let Some(dir) = &a.upstream_own {
         let own = collect(dir, &a.runtimes, a.since)?;
         let rows = upstream_own(&own, &table);
-        if rows.is_empty() {
+        if rows.is_empty() && own.is_empty() {
             notes += "upstream's own poseidon_bench: not measured in this run\n";
+        } else if rows.is_empty() {
+            notes += "upstream's own poseidon_bench: measured, but not compared: this run has no Poseidon/poseidon_hash_kimchi/upstream row\n";
         }
         for (rt, own_ns, lab_ns) in &rows {
             notes += &format!(
