@@ -9,13 +9,16 @@ quoted_args = '$(subst ','\'',$(value ARGS))'
 SETS := kimchi legacy
 FIELDS := fp fq
 
-.PHONY: help test bench bench-quick bench-structures counts params report compare setup nodes
+.PHONY: help check test bench bench-quick bench-structures counts params report compare setup nodes
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
 
-test: ## Every check on both targets (fmt, clippy, tests native + wasmtime + node, tool checks)
-	scripts/test.sh
+check: ## Before every commit: fmt, clippy on both targets, the tests natively and under wasmtime (cargo xtask check)
+	cargo xtask check
+
+test: ## Every check (what CI runs): check's, then doctests, other wasm builds, Node, the JS package, browsers, counts, Nix (cargo xtask test)
+	cargo xtask test
 
 bench: ## Benchmark natively, under wasmtime and under each Node, print the table; criterion args in ARGS='…', a proof-systems checkout in PROOF_SYSTEMS=…
 	BENCH_ARGS=$(quoted_args) scripts/bench.sh

@@ -5,7 +5,7 @@
 // loads the one the engine runs best.
 //   scalar  u29 arithmetic, plain Wasm (every engine)
 //   fma     the simd module with +relaxed-simd, its kimchi permutations (Fp, Fq) by
-//           generated kernels (`bench-report fma-kernel --linked`: 52-bit limbs in
+//           generated kernels (crate poseidon-fma-kernel, `fma-kernel --linked`: 52-bit limbs in
 //           f64x2 lanes, products split by f64x2.relaxed_madd) that binaryen's
 //           wasm-merge links in; Node 22+, Chrome 114+
 //   simd    the same without the kernel: batches (hashMany) run four permutations in
@@ -104,7 +104,7 @@ for (const [name, m] of Object.entries(MODULES)) {
     const merge = ["-all", "-g", "--rename-export-conflicts", rust, "env"];
     for (const [field, imports] of [["fp", "poseidon_fma"], ["fq", "poseidon_fma_fq"]]) {
       const kernel = resolve(targetDir, `fma-kernel-${field}.wasm`);
-      execFileSync("cargo", ["run", "--release", "-q", "-p", "poseidon-benches", "--bin", "bench-report", "--", "fma-kernel", "--linked", "--field", field, "--out", kernel], {
+      execFileSync("cargo", ["run", "--release", "-q", "-p", "poseidon-fma-kernel", "--", "--linked", "--field", field, "--out", kernel], {
         cwd: root,
         stdio: "inherit",
       });

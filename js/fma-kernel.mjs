@@ -1,5 +1,5 @@
-// The generated FMA kernel module (the fma module's kimchi Fp permutation; `bench-report
-// fma-kernel`, benches/src/fma_kernel.rs) checked against o1js's block cipher, then its single
+// The generated FMA kernel module (the fma module's kimchi Fp permutation; `cargo run -p
+// poseidon-fma-kernel`) checked against o1js's block cipher, then its single
 // and pair exports timed beside the package's own `permute` export and o1js in one
 // process (timing.mjs).
 //   node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--against OTHER-KERNEL.wasm] [--rounds N] [--check] [--chromium]

@@ -1,12 +1,12 @@
 // Shared by fma-kernel.mjs (Node) and browser/fma.html: the generated FMA kernel
-// module's state layout (benches/src/fma_kernel.rs), its check against o1js's
+// module's state layout (fma-kernel/src/module.rs), its check against o1js's
 // block cipher on edge and seeded random states, and the timed cases.
 import { measure } from "./timing.mjs";
 
 export const P = 2n ** 254n + 45560315531419706090280762371685220353n;
 // The kernel takes and gives x·2^261 mod p (the u29 backend's form).
 const R = 2n ** 261n;
-// As benches/src/fma_kernel.rs's interpreter: the state at STATE, the kernel's
+// As fma-kernel/src/interp.rs: the state at STATE, the kernel's
 // region at BASE (fma_init writes its constants there).
 const STATE = 1024;
 const BASE = 4096;

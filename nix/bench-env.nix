@@ -1,7 +1,7 @@
 # What the apps and the hermetic report run with: the pinned tools (`inputs`, their
 # PATH) and the variables scripts/bench.sh reads (`env`). Plain Nix without nixpkgs,
 # so that `make test` evaluates this very file with stand-ins for the packages and
-# runs the flake's shell steps with the result (`bench-report nix-sandbox`).
+# runs the flake's shell steps with the result (`cargo xtask nix-sandbox`).
 {
   bash,
   coreutils,

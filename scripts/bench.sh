@@ -112,7 +112,7 @@ if [ -z "$prebuilt" ]; then
     cargo build -q --release -p poseidon-benches --bin bench-report
     report_bin=$ROOT/target/release/bench-report
     if [ -n "${PROOF_SYSTEMS:-}" ]; then
-        lab=$(upstream_lab "$PROOF_SYSTEMS" "$report_bin") || exit 1
+        lab=$(upstream_lab "$PROOF_SYSTEMS") || exit 1
         upstream=$(upstream_commit "$PROOF_SYSTEMS")
         say "upstream: mina-poseidon from $PROOF_SYSTEMS ($upstream), built by path in $lab"
         say "building the benchmark with backend upstream for the host"

@@ -10,13 +10,6 @@ use std::time::SystemTime;
 use serde_json::{json, Value};
 
 pub mod counts;
-pub mod fma_kernel;
-pub mod make_args;
-#[cfg(unix)]
-pub mod sandbox;
-pub mod tool_checks;
-pub mod upstream;
-pub mod wasm_ops;
 
 /// One benchmark's median on one runtime, with criterion's 95% interval for it.
 #[derive(Clone, Debug, PartialEq)]

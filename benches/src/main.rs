@@ -26,31 +26,6 @@
 //! ```
 //! compares two reports (or counts files): times as ratios; counts under the same
 //! key must be equal (a difference is an error, exit 1).
-//!
-//! ```text
-//! bench-report upstream-lab CHECKOUT ROOT OUT
-//! ```
-//! writes the crates that build upstream from a proof-systems CHECKOUT (only read)
-//! beside this repository's ROOT, under OUT (see `poseidon_benches::upstream`).
-//!
-//! ```text
-//! bench-report nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM
-//!              --bench BIN --bench-wasm WASM --cargo-log JSON --node22 NODE --node24 NODE
-//!              [--bench-args ARGS] [--count BIN --count-wasm WASM --site-packages DIR]
-//! ```
-//! runs the flake's shell steps under the Nix sandbox's rules and the apps from a
-//! caller with decoy tools, without nixpkgs (see `poseidon_benches::sandbox`).
-//!
-//! ```text
-//! bench-report wasm-ops MODULE [--function SUBSTRING]... [--expect 'SUBSTRING: OP=N']...
-//! ```
-//! prints (or checks) the Wasm operators per function (see `poseidon_benches::wasm_ops`).
-//!
-//! ```text
-//! bench-report make-args [--root DIR]
-//! ```
-//! checks that `make bench ARGS='…'` reaches criterion as typed (see
-//! `poseidon_benches::make_args`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -383,211 +358,6 @@ fn compare(args: &[String]) -> Result<bool, String> {
     Ok(!c.is_error())
 }
 
-fn upstream_lab(args: &[String]) -> Result<(), String> {
-    let [ps, root, out] = args else {
-        return Err("usage: bench-report upstream-lab CHECKOUT ROOT OUT".into());
-    };
-    poseidon_benches::upstream::write_lab(ps.as_ref(), root.as_ref(), out.as_ref())
-}
-
-const SANDBOX_USAGE: &str = "usage: bench-report nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM --bench BIN --bench-wasm WASM --cargo-log JSON --node22 NODE --node24 NODE [--bench-args ARGS] [--count BIN --count-wasm WASM --site-packages DIR]";
-
-#[cfg(unix)]
-fn nix_sandbox(args: &[String]) -> Result<bool, String> {
-    let mut opts = std::collections::BTreeMap::new();
-    let mut it = args.iter();
-    while let Some(k) = it.next() {
-        let key = k
-            .strip_prefix("--")
-            .ok_or_else(|| format!("unexpected argument {k}"))?;
-        let v = it.next().ok_or_else(|| format!("{k} needs a value"))?;
-        opts.insert(key.to_owned(), v.clone());
-    }
-    let mut take = |k: &str| {
-        opts.remove(k)
-            .map(PathBuf::from)
-            .ok_or_else(|| format!("--{k} is required"))
-    };
-    let inputs = poseidon_benches::sandbox::Inputs {
-        root: take("root")?,
-        work: take("work")?,
-        poseidon: take("poseidon")?,
-        poseidon_wasm: take("poseidon-wasm")?,
-        bench: take("bench")?,
-        bench_wasm: take("bench-wasm")?,
-        cargo_log: take("cargo-log")?,
-        node22: take("node22")?,
-        node24: take("node24")?,
-        bench_args: opts
-            .remove("bench-args")
-            .unwrap_or_else(|| "--quick --noplot Poseidon/permutation/u29$".into()),
-        counts: None,
-    };
-    let counts =
-        ["count", "count-wasm", "site-packages"].map(|k| opts.remove(k).map(PathBuf::from));
-    let mut inputs = inputs;
-    match counts {
-        [Some(native), Some(wasm), Some(site_packages)] => {
-            inputs.counts = Some(poseidon_benches::sandbox::CountInputs {
-                native,
-                wasm,
-                site_packages,
-            });
-        }
-        [None, None, None] => {}
-        _ => return Err("--count, --count-wasm and --site-packages go together".into()),
-    }
-    if let Some(k) = opts.keys().next() {
-        return Err(format!("unknown option --{k}"));
-    }
-    poseidon_benches::sandbox::run(inputs)
-}
-
-#[cfg(not(unix))]
-fn nix_sandbox(_: &[String]) -> Result<bool, String> {
-    Err("nix-sandbox runs the Nix sandbox's rules with Unix tools; it needs a Unix host".into())
-}
-
-const WASM_OPS_USAGE: &str = "usage: bench-report wasm-ops MODULE [--function SUBSTRING]... [--expect 'SUBSTRING: OP=N' | 'SUBSTRING: OP>N']...";
-
-const MAKE_ARGS_USAGE: &str =
-    "usage: bench-report make-args [--root DIR]   (DIR: the checkout, default .)";
-
-/// `make-args`: Ok(false) when a case failed.
-fn make_args(args: &[String]) -> Result<bool, String> {
-    let root = match args {
-        [] => PathBuf::from("."),
-        [flag, dir] if flag == "--root" => PathBuf::from(dir),
-        [h] if h == "-h" || h == "--help" => return Err(String::new()),
-        _ => return Err(format!("unexpected arguments: {}", args.join(" "))),
-    };
-    poseidon_benches::make_args::run(&root)
-}
-
-const TOOL_USAGE: &str = "usage: bench-report tool-checks [--check FILE]... -- TOOL...\n       bench-report permutation-files DIR -- TOOL...\n(TOOL: the command that runs the poseidon tool, e.g. wasmtime run --dir=. poseidon.wasm)";
-
-/// `tool-checks` and `permutation-files`: the words before `--` and TOOL after it.
-fn tool_args(args: &[String]) -> Result<(&[String], &[String]), String> {
-    let at = args.iter().position(|a| a == "--");
-    match at {
-        _ if args.iter().any(|a| a == "-h" || a == "--help") && at.is_none() => Err(String::new()),
-        Some(at) if at + 1 < args.len() => Ok((&args[..at], &args[at + 1..])),
-        _ => Err("TOOL is missing: give it after --".into()),
-    }
-}
-
-/// `tool-checks`: Ok(false) when a check failed.
-fn tool_checks(args: &[String]) -> Result<bool, String> {
-    let (own, tool) = tool_args(args)?;
-    let mut files = Vec::new();
-    let mut it = own.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--check" => files.push(it.next().ok_or("--check needs a file")?.clone()),
-            s => return Err(format!("unknown argument {s}")),
-        }
-    }
-    poseidon_benches::tool_checks::tool_checks(tool, &files)
-}
-
-/// `permutation-files DIR -- TOOL...`.
-fn permutation_files(args: &[String]) -> Result<bool, String> {
-    let (own, tool) = tool_args(args)?;
-    let [dir] = own else {
-        return Err("permutation-files takes one DIR".into());
-    };
-    poseidon_benches::tool_checks::permutation_files(tool, std::path::Path::new(dir))?;
-    Ok(true)
-}
-
-/// `wasm-ops`: the table, or the expectations' verdict (Ok(false): one failed).
-fn wasm_ops(args: &[String]) -> Result<bool, String> {
-    use poseidon_benches::wasm_ops::{table, Expectation};
-    let (mut module, mut functions, mut expect) = (None, Vec::new(), Vec::new());
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--function" => functions.push(value()?.clone()),
-            "--expect" => expect.push(Expectation::parse(value()?)?),
-            "-h" | "--help" => return Err(String::new()),
-            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
-            _ if module.is_none() => module = Some(arg.clone()),
-            _ => return Err(format!("one module only, got a second: {arg}")),
-        }
-    }
-    let module = module.ok_or("no MODULE given")?;
-    if expect.is_empty() {
-        let all = read_ops(&module)?;
-        let shown: Vec<_> = all
-            .iter()
-            .filter(|f| functions.is_empty() || functions.iter().any(|s| f.name.contains(s)))
-            .collect();
-        print!("{}", table(&shown));
-        return Ok(true);
-    }
-    check_ops(&module, &expect)
-}
-
-fn read_ops(module: &str) -> Result<Vec<poseidon_benches::wasm_ops::FunctionOps>, String> {
-    let bytes = std::fs::read(module).map_err(|e| format!("{module}: {e}"))?;
-    poseidon_benches::wasm_ops::function_ops(&bytes).map_err(|e| format!("{module}: {e}"))
-}
-
-/// Prints each expectation's verdict for `module`, then `N passed, M failed`.
-fn check_ops(
-    module: &str,
-    expect: &[poseidon_benches::wasm_ops::Expectation],
-) -> Result<bool, String> {
-    let all = read_ops(module)?;
-    let (mut passed, mut failed) = (0, 0);
-    for e in expect {
-        let failures = e.check(&all);
-        let n = all.iter().filter(|f| e.matches(f)).count();
-        if failures.is_empty() {
-            passed += 1;
-            println!("ok: {} ({n} functions): {}", e.function, e.condition());
-        } else {
-            failed += 1;
-        }
-        for f in failures {
-            println!("FAILED: {f}");
-        }
-    }
-    println!("{module}:\n{passed} passed, {failed} failed");
-    Ok(failed == 0)
-}
-
-const HOT_OPS_USAGE: &str = "usage: bench-report hot-ops KIND=MODULE...   (KIND: probe, bench, simd, fma or wide;\n       each module must hold its kind's expectations, see wasm_ops::hot_expectations)";
-
-/// `hot-ops KIND=MODULE...`: every module against its kind's expectations.
-fn hot_ops(args: &[String]) -> Result<bool, String> {
-    use poseidon_benches::wasm_ops::{hot_expectations, Expectation};
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        return Err(String::new());
-    }
-    if args.is_empty() {
-        return Err("no KIND=MODULE given".into());
-    }
-    let mut checks = Vec::new();
-    for arg in args {
-        let (kind, module) = arg
-            .split_once('=')
-            .ok_or(format!("{arg}: expected KIND=MODULE"))?;
-        let expect = hot_expectations(kind).ok_or(format!("{arg}: unknown kind {kind}"))?;
-        let expect: Vec<_> = expect
-            .into_iter()
-            .map(Expectation::parse)
-            .collect::<Result<_, _>>()?;
-        checks.push((module, expect));
-    }
-    let mut ok = true;
-    for (module, expect) in checks {
-        ok &= check_ops(module, &expect)?;
-    }
-    Ok(ok)
-}
-
 const COUNTS_USAGE: &str = "usage: bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py [--valgrind BIN] [--work DIR] [--out FILE] [--root DIR] [--key KEY=VALUE]... [--rounds N] [--kinds native,wasm,wasmtime] ID...";
 
 /// `counts`: measures, prints the table, writes counts.json (Ok(false): a failure).
@@ -782,66 +552,13 @@ fn counts(args: &[String]) -> Result<bool, String> {
     Ok(failed == 0)
 }
 
-const FMA_KERNEL_USAGE: &str =
-    "usage: bench-report fma-kernel [--field fp|fq] [--linked] --out MODULE.wasm [--wat FILE.wat]\n  (--linked: imports env.memory, for merging into the package's module)";
-
-/// Writes the FMA kernel module (see `poseidon_benches::fma_kernel`).
-fn fma_kernel(args: &[String]) -> Result<bool, String> {
-    use poseidon_benches::fma_kernel::{generate, Memory, Which};
-    let (mut which, mut out, mut wat_out, mut memory) = (Which::Fp, None, None, Memory::Own);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--field" => {
-                which = match value()?.as_str() {
-                    "fp" => Which::Fp,
-                    "fq" => Which::Fq,
-                    other => return Err(format!("--field: fp or fq, not {other}")),
-                }
-            }
-            "--out" => out = Some(PathBuf::from(value()?)),
-            "--linked" => memory = Memory::Imported,
-            "--wat" => wat_out = Some(PathBuf::from(value()?)),
-            "-h" | "--help" => return Err(String::new()),
-            other => return Err(format!("unknown argument {other}")),
-        }
-    }
-    let out = out.ok_or("--out is required")?;
-    let m = generate(which, memory);
-    let bytes =
-        wat::parse_str(&m.wat).map_err(|e| format!("the generated text does not assemble: {e}"))?;
-    let write = |path: &PathBuf, data: &[u8]| -> Result<(), String> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        std::fs::write(path, data).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    write(&out, &bytes)?;
-    if let Some(w) = &wat_out {
-        write(w, m.wat.as_bytes())?;
-    }
-    println!(
-        "wrote {} ({} bytes, {which:?} kimchi)",
-        out.display(),
-        bytes.len()
-    );
-    Ok(true)
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Subcommands: Ok(false) is a failed check (exit 1), an empty error asks for the usage.
     type Command = fn(&[String]) -> Result<bool, String>;
-    let commands: [(&str, Command, &str); 8] = [
+    let commands: [(&str, Command, &str); 2] = [
         ("compare", compare, COMPARE_USAGE),
-        ("fma-kernel", fma_kernel, FMA_KERNEL_USAGE),
-        ("make-args", make_args, MAKE_ARGS_USAGE),
         ("counts", counts, COUNTS_USAGE),
-        ("wasm-ops", wasm_ops, WASM_OPS_USAGE),
-        ("hot-ops", hot_ops, HOT_OPS_USAGE),
-        ("tool-checks", tool_checks, TOOL_USAGE),
-        ("permutation-files", permutation_files, TOOL_USAGE),
     ];
     for (name, command, usage) in commands {
         if args.first().is_some_and(|a| a == name) {
@@ -858,25 +575,6 @@ fn main() -> ExitCode {
                 }
             };
         }
-    }
-    if args.first().is_some_and(|a| a == "nix-sandbox") {
-        return match nix_sandbox(&args[1..]) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::FAILURE,
-            Err(msg) => {
-                eprintln!("bench-report: {msg}\n{SANDBOX_USAGE}");
-                ExitCode::from(2)
-            }
-        };
-    }
-    if args.first().is_some_and(|a| a == "upstream-lab") {
-        return match upstream_lab(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(msg) => {
-                eprintln!("bench-report: {msg}");
-                ExitCode::from(2)
-            }
-        };
     }
     match parse(args.into_iter()).and_then(run) {
         Ok(()) => ExitCode::SUCCESS,

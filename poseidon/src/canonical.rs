@@ -17,7 +17,8 @@
 
 use crate::field::{Backend, FieldArith, PastaField};
 use crate::params::{ParamSet, WIDTH};
-use crate::{permutation, sponges_lockstep, DefaultBackend};
+use crate::sponge::sponges_lockstep;
+use crate::{permutation, DefaultBackend};
 
 /// An integer as four little-endian 64-bit limbs.
 pub type Limbs = [u64; 4];

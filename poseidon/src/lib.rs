@@ -27,48 +27,15 @@ mod fields;
 pub mod params;
 pub mod permutation;
 mod sponge;
+#[cfg(feature = "vectors")]
 pub mod vectors;
 
+pub use backend::{DefaultBackend, DEFAULT_BACKEND};
 pub use error::Error;
 pub use field::{Backend, FieldArith, FieldId, PastaField};
 pub use fields::{Fp, FpMontConfig, Fq, FqMontConfig};
 pub use params::{ParamSet, WIDTH};
 pub use sponge::{Sponge, SpongeMode};
-
-/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
-/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
-/// on other 64-bit targets, `reference` elsewhere;
-/// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
-#[cfg(poseidon_backend = "u29")]
-pub type DefaultBackend = backend::U29;
-/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
-/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
-/// on other 64-bit targets, `reference` elsewhere;
-/// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
-#[cfg(poseidon_backend = "u64")]
-pub type DefaultBackend = backend::U64;
-/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
-/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
-/// on other 64-bit targets, `reference` elsewhere;
-/// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
-#[cfg(poseidon_backend = "u52")]
-pub type DefaultBackend = backend::U52;
-/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
-/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
-/// on other 64-bit targets, `reference` elsewhere;
-/// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
-#[cfg(not(any(
-    poseidon_backend = "u29",
-    poseidon_backend = "u64",
-    poseidon_backend = "u52"
-)))]
-pub type DefaultBackend = backend::Reference;
-
-/// Name of [`DefaultBackend`] and why it was chosen (`target` or `override`).
-pub const DEFAULT_BACKEND: (&str, &str) = (
-    env!("POSEIDON_DEFAULT_BACKEND"),
-    env!("POSEIDON_DEFAULT_BACKEND_REASON"),
-);
 
 /// Absorbs `inputs` into a fresh sponge and squeezes one element.
 /// The empty input permutes once.
@@ -105,47 +72,10 @@ pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[F]>>(
     inputs: &[I],
 ) -> Vec<F> {
     let params = <F::Repr<B>>::params(set);
-    sponges_lockstep(params, inputs, |v: &F| <F::Repr<B>>::from_field(*v))
+    sponge::sponges_lockstep(params, inputs, |v: &F| <F::Repr<B>>::from_field(*v))
         .into_iter()
         .map(FieldArith::to_field)
         .collect()
-}
-
-/// The sponges of [`hash_many`] in lockstep; `conv` brings an input element into
-/// the representation. Returns each input's squeezed element.
-pub(crate) fn sponges_lockstep<T, R: FieldArith, I: AsRef<[T]>>(
-    params: &params::Params<R>,
-    inputs: &[I],
-    conv: impl Fn(&T) -> R,
-) -> Vec<R> {
-    // Permutations per input: one per RATE elements absorbed, at least one (the
-    // squeeze of the last block). Longest first, so the unfinished states are
-    // always a prefix and are permuted in place.
-    let perms = |x: &I| x.as_ref().len().div_ceil(params::RATE).max(1);
-    let mut order: Vec<usize> = (0..inputs.len()).collect();
-    order.sort_by_key(|&i| core::cmp::Reverse(perms(&inputs[i])));
-    let mut states = vec![[R::zero(); WIDTH]; inputs.len()];
-    let steps = order.first().map_or(0, |&i| perms(&inputs[i]));
-    let mut active = order.len();
-    for step in 0..steps {
-        while active > 0 && perms(&inputs[order[active - 1]]) <= step {
-            active -= 1;
-        }
-        for (state, &i) in states[..active].iter_mut().zip(&order) {
-            let x = inputs[i].as_ref();
-            let block =
-                &x[(step * params::RATE).min(x.len())..((step + 1) * params::RATE).min(x.len())];
-            for (s, v) in state.iter_mut().zip(block) {
-                *s = s.add(conv(v));
-            }
-        }
-        R::permute_many(params, &mut states[..active]);
-    }
-    let mut out = vec![R::zero(); inputs.len()];
-    for (state, &i) in states.iter().zip(&order) {
-        out[i] = state[0];
-    }
-    out
 }
 
 /// Applies the permutation of `set` to every state in place, in one call (batch

@@ -1,9 +1,9 @@
 //! Mina's arithmetic sponge: width 3, rate 2, as a small state machine.
 
+use crate::backend::DefaultBackend;
 use crate::field::{Backend, FieldArith, PastaField};
 use crate::params::{ParamSet, Params, RATE, WIDTH};
 use crate::permutation::permute;
-use crate::DefaultBackend;
 
 /// Where the sponge is: `n` elements absorbed or squeezed since the last permutation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,4 +107,40 @@ impl<F: PastaField, B: Backend> Sponge<F, B> {
         self.state = [<F::Repr<B>>::zero(); WIDTH];
         self.mode = SpongeMode::Absorbed(0);
     }
+}
+
+/// The sponges of [`hash_many`] in lockstep; `conv` brings an input element into
+/// the representation. Returns each input's squeezed element.
+pub(crate) fn sponges_lockstep<T, R: FieldArith, I: AsRef<[T]>>(
+    params: &Params<R>,
+    inputs: &[I],
+    conv: impl Fn(&T) -> R,
+) -> Vec<R> {
+    // Permutations per input: one per RATE elements absorbed, at least one (the
+    // squeeze of the last block). Longest first, so the unfinished states are
+    // always a prefix and are permuted in place.
+    let perms = |x: &I| x.as_ref().len().div_ceil(RATE).max(1);
+    let mut order: Vec<usize> = (0..inputs.len()).collect();
+    order.sort_by_key(|&i| core::cmp::Reverse(perms(&inputs[i])));
+    let mut states = vec![[R::zero(); WIDTH]; inputs.len()];
+    let steps = order.first().map_or(0, |&i| perms(&inputs[i]));
+    let mut active = order.len();
+    for step in 0..steps {
+        while active > 0 && perms(&inputs[order[active - 1]]) <= step {
+            active -= 1;
+        }
+        for (state, &i) in states[..active].iter_mut().zip(&order) {
+            let x = inputs[i].as_ref();
+            let block = &x[(step * RATE).min(x.len())..((step + 1) * RATE).min(x.len())];
+            for (s, v) in state.iter_mut().zip(block) {
+                *s = s.add(conv(v));
+            }
+        }
+        R::permute_many(params, &mut states[..active]);
+    }
+    let mut out = vec![R::zero(); inputs.len()];
+    for (state, &i) in states.iter().zip(&order) {
+        out[i] = state[0];
+    }
+    out
 }

@@ -1,10 +1,10 @@
 //! The kimchi permutation over Fp and Fq through the generated FMA kernels, in
 //! the JavaScript package's `fma` module only (built with `relaxed-simd` and
-//! `--cfg poseidon_fma`; `js/build.mjs` merges the kernels, `bench-report
-//! fma-kernel --linked [--field fq]`, into the module with binaryen's
+//! `--cfg poseidon_fma`; `js/build.mjs` merges the kernels, `fma-kernel
+//! --linked [--field fq]` (crate `poseidon-fma-kernel`), into the module with binaryen's
 //! `wasm-merge`, as import modules `poseidon_fma` and `poseidon_fma_fq`). Each
 //! kernel takes and gives `u29`'s own form, x·2^261 mod p below 2^256, in five
-//! 52-bit limbs held as `f64` (see `benches/src/fma_kernel.rs`), so the state
+//! 52-bit limbs held as `f64` (see the `fma-kernel/` crate), so the state
 //! enters and leaves it by regrouping bits, 29 to 52 and back.
 //!
 //! One state goes through `fma_permute`, two at once through `fma_permute2` (one

@@ -1,4 +1,4 @@
-//! `bench-report nix-sandbox`: the flake's shell steps run the way Nix would run
+//! `cargo xtask nix-sandbox`: the flake's shell steps run the way Nix would run
 //! them, without nixpkgs (which cannot be fetched here).
 //!
 //! `nix/offline/eval.nix` calls the flake's `nix/*.nix` files with stand-ins for
@@ -39,6 +39,8 @@ pub struct Inputs {
     pub bench_wasm: PathBuf,
     /// cargo's `--message-format=json` output of the native bench build.
     pub cargo_log: PathBuf,
+    /// The report tool, native (`bench-report`).
+    pub bench_report: PathBuf,
     /// Stand-in for nixpkgs' nodejs_22.
     pub node22: PathBuf,
     /// Stand-in for nixpkgs' nodejs_24.
@@ -280,8 +282,10 @@ impl Lab {
             place(&c.native, &self.pkg("poseidon-count/bin/count"))?;
             place(&c.wasm, &self.pkg("poseidon-count-wasm/bin/count.wasm"))?;
         }
-        let me = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
-        place(&me, &self.pkg("bench-report/bin/bench-report"))?;
+        place(
+            &self.inp.bench_report,
+            &self.pkg("bench-report/bin/bench-report"),
+        )?;
         copy_dir(&self.inp.root.join("scripts"), &self.pkg("scripts"))?;
         copy_dir(
             &self.inp.root.join("poseidon/tests/data"),

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use poseidon_benches::upstream::{lab_manifest, own_manifest, workspace_profiles};
+use xtask::upstream::{lab_manifest, own_manifest, workspace_profiles};
 
 #[test]
 fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
@@ -69,27 +69,27 @@ fn a_checkout_needs_both_crates_and_upstreams_bench() {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     };
-    assert!(poseidon_benches::upstream::check_checkout(&root)
+    assert!(xtask::upstream::check_checkout(&root)
         .unwrap_err()
         .contains("PROOF_SYSTEMS="));
     write(
         "poseidon/Cargo.toml",
         "[package]\nname = \"mina-poseidon\"\n",
     );
-    let e = poseidon_benches::upstream::check_checkout(&root).unwrap_err();
+    let e = xtask::upstream::check_checkout(&root).unwrap_err();
     assert!(e.contains("not a proof-systems checkout"), "{e}");
     write("curves/Cargo.toml", "[package]\nname = \"mina-curves\"\n");
-    let e = poseidon_benches::upstream::check_checkout(&root).unwrap_err();
+    let e = xtask::upstream::check_checkout(&root).unwrap_err();
     assert!(e.contains("poseidon_bench.rs"), "{e}");
     write("poseidon/benches/poseidon_bench.rs", "fn main() {}\n");
     write("Cargo.lock", "# their lock\n");
     assert_eq!(
-        poseidon_benches::upstream::check_checkout(&root).unwrap(),
+        xtask::upstream::check_checkout(&root).unwrap(),
         root.canonicalize().unwrap()
     );
 
     let out = root.join("out");
-    poseidon_benches::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
+    xtask::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
     for crate_dir in ["lab", "own"] {
         let m = std::fs::read_to_string(out.join(crate_dir).join("Cargo.toml")).unwrap();
         assert!(m.contains("mina-poseidon"), "{m}");

@@ -1,0 +1,15 @@
+//! The project's automation as a library: the check tiers and their runner, and
+//! the checks and builders that `cargo xtask` runs (see `main.rs` for the tasks).
+//! Nothing here is part of the product: the library (`poseidon/`), the npm package
+//! (`js/`) and the benchmark (`benches/`) depend on none of it.
+
+pub mod make_args;
+pub mod runner;
+#[cfg(unix)]
+pub mod sandbox;
+pub mod tasks;
+pub mod test_binaries;
+pub mod tiers;
+pub mod tool_checks;
+pub mod upstream;
+pub mod wasm_ops;

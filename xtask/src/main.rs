@@ -1,0 +1,124 @@
+//! `cargo xtask`: the project's automation (the cargo convention: a binary of the
+//! workspace that `.cargo/config.toml` aliases). Each task is listed by
+//! `cargo xtask --help`; make's targets call them.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use xtask::{tasks, tiers};
+
+/// A task: its name, what it does (one line for `--help`), and its body
+/// (`Ok(false)`: a check failed).
+struct Task {
+    name: &'static str,
+    about: &'static str,
+    usage: &'static str,
+    run: fn(&Path, &[String]) -> Result<bool, String>,
+}
+
+const TASKS: &[Task] = &[
+    Task {
+        name: "check",
+        about: "fmt, clippy on both targets, the tests natively and under wasmtime (before every commit)",
+        usage: "",
+        run: |root, _| tiers::check(root),
+    },
+    Task {
+        name: "test",
+        about: "every check: check's, then doctests, the other wasm builds, Node, the JavaScript package, browsers, counts, upstream, Nix (what CI runs)",
+        usage: "",
+        run: |root, _| tiers::test(root),
+    },
+    Task {
+        name: "run-tests",
+        about: "run test executables built once (cargo test --no-run) through a runner: wasmtime, Node",
+        usage: tasks::RUN_TESTS_USAGE,
+        run: |_, a| tasks::run_tests(a),
+    },
+    Task {
+        name: "tool-checks",
+        about: "the poseidon tool on one runtime: vector files, every backend, bad input",
+        usage: tasks::TOOL_USAGE,
+        run: |_, a| tasks::tool_checks(a),
+    },
+    Task {
+        name: "permutation-files",
+        about: "permutation vectors written by one runtime's tool, for the others to re-check",
+        usage: tasks::TOOL_USAGE,
+        run: |_, a| tasks::permutation_files(a),
+    },
+    Task {
+        name: "wasm-ops",
+        about: "Wasm operators per function of a built module, or checks of them",
+        usage: tasks::WASM_OPS_USAGE,
+        run: |_, a| tasks::wasm_ops(a),
+    },
+    Task {
+        name: "hot-ops",
+        about: "the hot functions' instructions in built modules against their kind's expectations",
+        usage: tasks::HOT_OPS_USAGE,
+        run: |_, a| tasks::hot_ops(a),
+    },
+    Task {
+        name: "make-args",
+        about: "make bench's ARGS reach criterion as typed",
+        usage: tasks::MAKE_ARGS_USAGE,
+        run: |_, a| tasks::make_args(a),
+    },
+    Task {
+        name: "nix-sandbox",
+        about: "the flake's shell steps under the Nix sandbox's rules, the apps among decoy tools (no nixpkgs needed)",
+        usage: tasks::SANDBOX_USAGE,
+        run: |_, a| tasks::nix_sandbox(a),
+    },
+    Task {
+        name: "upstream-lab",
+        about: "write the crates that build mina-poseidon from a proof-systems checkout, for the lab",
+        usage: tasks::UPSTREAM_LAB_USAGE,
+        run: |_, a| tasks::upstream_lab(a),
+    },
+];
+
+fn usage() -> String {
+    let mut s = String::from("usage: cargo xtask TASK\n\ntasks:\n");
+    for t in TASKS {
+        s += &format!("  {:<18}{}\n", t.name, t.about);
+    }
+    s + "\nEach tier shows every step's output, keeps it in target/test-logs/, and ends with\nthe steps' seconds and one line: `tests: N passed, M failed`."
+}
+
+/// The checkout: the workspace root above this crate.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_owned()
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(name) = args.first() else {
+        eprintln!("{}", usage());
+        return ExitCode::from(2);
+    };
+    if name == "-h" || name == "--help" || name == "help" {
+        println!("{}", usage());
+        return ExitCode::SUCCESS;
+    }
+    let Some(task) = TASKS.iter().find(|t| t.name == name) else {
+        eprintln!("xtask: no task {name}\n{}", usage());
+        return ExitCode::from(2);
+    };
+    match (task.run)(&root(), &args[1..]) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(msg) if msg.is_empty() => {
+            println!("{}", task.usage);
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            eprintln!("xtask {name}: {msg}\n{}", task.usage);
+            ExitCode::from(2)
+        }
+    }
+}
