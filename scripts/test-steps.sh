@@ -160,6 +160,9 @@ build_no_simd_tests() {
 build_wide_tests() {
     with_wide build_tests wide-tests -p poseidon --target "$WASM_TARGET"
 }
+wide_doctests() {
+    with_wide env WASMTIME_FLAGS="-W wide-arithmetic=y" cargo test -p poseidon --doc --target "$WASM_TARGET"
+}
 # run_tests NAME RUNTIME: the tests that build_tests NAME built, run under wasmtime,
 # wasmtime with wide arithmetic, or Node's node:wasi.
 run_tests() {

@@ -15,7 +15,7 @@
 use std::cell::RefCell;
 
 use poseidon::canonical::{self, Limbs};
-use poseidon::{Fp, Fq, ParamSet, PastaField, WIDTH};
+use poseidon::{Error, Fp, Fq, ParamSet, PastaField, WIDTH};
 
 /// Words per element.
 const LIMBS: usize = 4;
@@ -69,13 +69,24 @@ fn elements(words: &[u64], n: usize) -> Vec<Limbs> {
 /// Status code for a bad element or a bad request.
 const BAD_KIND: u32 = u32::MAX;
 
+/// The status code of a rejected element: 1 + its position among all the call's
+/// elements, inputs one after the other (`lengths`: the inputs' lengths).
+fn rejected(e: &Error, lengths: &[usize]) -> u32 {
+    match *e {
+        Error::NonCanonicalAt { input, element, .. } => {
+            (lengths[..input].iter().sum::<usize>() + element) as u32 + 1
+        }
+        _ => BAD_KIND,
+    }
+}
+
 fn hash_in<F: PastaField>(set: ParamSet, n: usize) -> u32 {
     BUF.with_borrow_mut(|b| match canonical::hash::<F>(set, &elements(b, n)) {
         Ok(digest) => {
             b[..LIMBS].copy_from_slice(&digest);
             0
         }
-        Err(i) => i as u32 + 1,
+        Err(e) => rejected(&e, &[]),
     })
 }
 
@@ -94,7 +105,7 @@ fn permute_in<F: PastaField>(set: ParamSet) -> u32 {
                 b[..WIDTH * LIMBS].copy_from_slice(state.as_flattened());
                 0
             }
-            Err(i) => i as u32 + 1,
+            Err(e) => rejected(&e, &[]),
         }
     })
 }
@@ -119,7 +130,7 @@ fn hash_many_in<F: PastaField>(set: ParamSet, count: usize) -> u32 {
         let digests = match canonical::hash_many::<F, _>(set, &inputs) {
             Ok(d) => d,
             // The position among all elements, as the status code counts them.
-            Err((k, i)) => return (lengths[..k].iter().sum::<usize>() + i) as u32 + 1,
+            Err(e) => return rejected(&e, &lengths),
         };
         if b.len() < count * LIMBS {
             b.resize(count * LIMBS, 0); // may move the buffer: the caller asks `buffer(0)` again
@@ -146,7 +157,7 @@ fn update_in<F: PastaField>(set: ParamSet, n: usize) -> u32 {
                 b[..WIDTH * LIMBS].copy_from_slice(state.as_flattened());
                 0
             }
-            Err(i) => i as u32 + 1,
+            Err(e) => rejected(&e, &[]),
         }
     })
 }

@@ -1,5 +1,5 @@
 # The flake's nix/*.nix files called with stand-ins for nixpkgs, crane and the
-# toolchain, for `make test` (bench-report nix-sandbox): no nixpkgs is needed. The
+# toolchain, for `make test` (cargo xtask nix-sandbox): no nixpkgs is needed. The
 # stand-ins record what they are given, so the result holds the crane arguments,
 # and the shell steps (text, environment, PATH inputs) that the check then runs the
 # way the Nix sandbox and the apps would. `standins` maps a package name to the

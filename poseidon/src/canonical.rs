@@ -12,20 +12,29 @@
 //! let digest = canonical::hash::<Fp>(ParamSet::Kimchi, &[[1, 0, 0, 0], [2, 0, 0, 0]])?;
 //! let expected = poseidon::hash(ParamSet::Kimchi, &[Fp::from(1u64), Fp::from(2u64)]);
 //! assert_eq!(digest, ark_ff::PrimeField::into_bigint(expected).0);
-//! # Ok::<(), usize>(())
+//! # Ok::<(), poseidon::Error>(())
 //! ```
 
 use crate::field::{Backend, FieldArith, PastaField};
 use crate::params::{ParamSet, WIDTH};
 use crate::sponge::sponges_lockstep;
-use crate::{permutation, DefaultBackend};
+use crate::{permutation, DefaultBackend, Error};
+
+/// The error for element `element` of input `input`.
+fn not_canonical<F: PastaField>(input: usize, element: usize) -> Error {
+    Error::NonCanonicalAt {
+        field: F::ID,
+        input,
+        element,
+    }
+}
 
 /// An integer as four little-endian 64-bit limbs.
 pub type Limbs = [u64; 4];
 
-/// [`crate::permute`] on integers; `Err(i)` if element i is not below the modulus
-/// (the state is then unchanged).
-pub fn permute<F: PastaField>(set: ParamSet, state: &mut [Limbs; WIDTH]) -> Result<(), usize> {
+/// [`crate::permute`] on integers; [`Error::NonCanonicalAt`] naming the first
+/// element that is not below the modulus (the state is then unchanged).
+pub fn permute<F: PastaField>(set: ParamSet, state: &mut [Limbs; WIDTH]) -> Result<(), Error> {
     permute_with::<F, DefaultBackend>(set, state)
 }
 
@@ -33,18 +42,19 @@ pub fn permute<F: PastaField>(set: ParamSet, state: &mut [Limbs; WIDTH]) -> Resu
 pub fn permute_with<F: PastaField, B: Backend>(
     set: ParamSet,
     state: &mut [Limbs; WIDTH],
-) -> Result<(), usize> {
+) -> Result<(), Error> {
     let mut s = [<F::Repr<B>>::zero(); WIDTH];
     for (i, (x, limbs)) in s.iter_mut().zip(state.iter()).enumerate() {
-        *x = <F::Repr<B>>::from_canonical(*limbs).ok_or(i)?;
+        *x = <F::Repr<B>>::from_canonical(*limbs).ok_or_else(|| not_canonical::<F>(0, i))?;
     }
     permutation::permute(<F::Repr<B>>::params(set), &mut s);
     *state = s.map(FieldArith::to_canonical);
     Ok(())
 }
 
-/// [`crate::hash`] of integers; `Err(i)` if element i is not below the modulus.
-pub fn hash<F: PastaField>(set: ParamSet, inputs: &[Limbs]) -> Result<Limbs, usize> {
+/// [`crate::hash`] of integers; [`Error::NonCanonicalAt`] naming the first element
+/// that is not below the modulus.
+pub fn hash<F: PastaField>(set: ParamSet, inputs: &[Limbs]) -> Result<Limbs, Error> {
     hash_with::<F, DefaultBackend>(set, inputs)
 }
 
@@ -52,18 +62,16 @@ pub fn hash<F: PastaField>(set: ParamSet, inputs: &[Limbs]) -> Result<Limbs, usi
 pub fn hash_with<F: PastaField, B: Backend>(
     set: ParamSet,
     inputs: &[Limbs],
-) -> Result<Limbs, usize> {
-    hash_many_with::<F, B, _>(set, &[inputs])
-        .map(|d| d[0])
-        .map_err(|(_, i)| i)
+) -> Result<Limbs, Error> {
+    hash_many_with::<F, B, _>(set, &[inputs]).map(|d| d[0])
 }
 
-/// [`crate::hash_many`] of integers; `Err((k, i))` if element i of input k is not
-/// below the modulus.
+/// [`crate::hash_many`] of integers; [`Error::NonCanonicalAt`] naming the first
+/// element (input, then element) that is not below the modulus.
 pub fn hash_many<F: PastaField, I: AsRef<[Limbs]>>(
     set: ParamSet,
     inputs: &[I],
-) -> Result<Vec<Limbs>, (usize, usize)> {
+) -> Result<Vec<Limbs>, Error> {
     hash_many_with::<F, DefaultBackend, I>(set, inputs)
 }
 
@@ -71,7 +79,7 @@ pub fn hash_many<F: PastaField, I: AsRef<[Limbs]>>(
 pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[Limbs]>>(
     set: ParamSet,
     inputs: &[I],
-) -> Result<Vec<Limbs>, (usize, usize)> {
+) -> Result<Vec<Limbs>, Error> {
     let elements = inputs
         .iter()
         .enumerate()
@@ -80,7 +88,9 @@ pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[Limbs]>>(
                 .as_ref()
                 .iter()
                 .enumerate()
-                .map(|(i, x)| <F::Repr<B>>::from_canonical(*x).ok_or((k, i)))
+                .map(|(i, x)| {
+                    <F::Repr<B>>::from_canonical(*x).ok_or_else(|| not_canonical::<F>(k, i))
+                })
                 .collect::<Result<Vec<_>, _>>()
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -94,8 +104,9 @@ pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[Limbs]>>(
 /// o1js's `Poseidon.update(state, inputs)` on integers: from `state` (not a fresh
 /// sponge), absorb `inputs` two at a time, zero-padded to an even length, permuting
 /// after each pair; no input permutes once. Salted hashes (`hashWithPrefix`) start
-/// from a salt state this way. `Err(i)`: element i is not below the modulus,
-/// counting the three state elements first (the state is then unchanged).
+/// from a salt state this way. [`Error::NonCanonicalAt`] names the first element
+/// that is not below the modulus, counting the three state elements first (the
+/// state is then unchanged).
 ///
 /// ```
 /// use poseidon::{canonical, Fp, ParamSet};
@@ -103,13 +114,13 @@ pub fn hash_many_with<F: PastaField, B: Backend, I: AsRef<[Limbs]>>(
 /// let mut state = [[0; 4]; 3];
 /// canonical::update::<Fp>(ParamSet::Kimchi, &mut state, &[one, two])?;
 /// assert_eq!(state[0], canonical::hash::<Fp>(ParamSet::Kimchi, &[one, two])?);
-/// # Ok::<(), usize>(())
+/// # Ok::<(), poseidon::Error>(())
 /// ```
 pub fn update<F: PastaField>(
     set: ParamSet,
     state: &mut [Limbs; WIDTH],
     inputs: &[Limbs],
-) -> Result<(), usize> {
+) -> Result<(), Error> {
     update_with::<F, DefaultBackend>(set, state, inputs)
 }
 
@@ -118,8 +129,10 @@ pub fn update_with<F: PastaField, B: Backend>(
     set: ParamSet,
     state: &mut [Limbs; WIDTH],
     inputs: &[Limbs],
-) -> Result<(), usize> {
-    let conv = |i: usize, x: &Limbs| <F::Repr<B>>::from_canonical(*x).ok_or(i);
+) -> Result<(), Error> {
+    let conv = |i: usize, x: &Limbs| {
+        <F::Repr<B>>::from_canonical(*x).ok_or_else(|| not_canonical::<F>(0, i))
+    };
     let mut s = [<F::Repr<B>>::zero(); WIDTH];
     for (i, (x, limbs)) in s.iter_mut().zip(state.iter()).enumerate() {
         *x = conv(i, limbs)?;

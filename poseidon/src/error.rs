@@ -25,6 +25,17 @@ pub enum Error {
     },
     /// A value that is not below the modulus.
     NonCanonical(FieldId),
+    /// An integer that is not below the modulus ([`crate::canonical`]): element
+    /// `element` of input `input` (input 0 where a call takes one; `update` counts
+    /// the state's three elements before its inputs).
+    NonCanonicalAt {
+        /// The field.
+        field: FieldId,
+        /// Which input (for `hash_many`), else 0.
+        input: usize,
+        /// Which element of that input.
+        element: usize,
+    },
     /// A parameter-set name other than `kimchi` or `legacy`.
     UnknownParamSet(String),
     /// A field name other than `fp` or `fq`.
@@ -46,6 +57,14 @@ impl fmt::Display for Error {
             Error::NonCanonical(field) => write!(
                 f,
                 "not a canonical element of {field}: the value is not below the modulus"
+            ),
+            Error::NonCanonicalAt {
+                field,
+                input,
+                element,
+            } => write!(
+                f,
+                "input {input}, element {element}: not a canonical element of {field}: the value is not below the modulus"
             ),
             Error::UnknownParamSet(s) => {
                 write!(f, "unknown parameter set {s:?} (expected kimchi or legacy)")

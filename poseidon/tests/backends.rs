@@ -320,32 +320,40 @@ fn canonical_agrees<F: PastaField<BigInt = BigInt<4>>, B: Backend>(seed: u64) {
             assert_eq!(got, want.map(int), "{} {set} update, {len} inputs", B::NAME);
         }
         // Rejected values name their position; a rejected state is left unchanged.
+        let at = |input, element| poseidon::Error::NonCanonicalAt {
+            field: F::ID,
+            input,
+            element,
+        };
         for (k, &bad) in too_big.iter().enumerate() {
             let mut state = [int(xs[0]), int(xs[1]), int(xs[2])];
             state[k % 3] = bad;
             let before = state;
-            assert_eq!(canonical::permute_with::<F, B>(set, &mut state), Err(k % 3));
+            assert_eq!(
+                canonical::permute_with::<F, B>(set, &mut state),
+                Err(at(0, k % 3))
+            );
             assert_eq!(state, before);
             let mut input: Vec<[u64; 4]> = xs[..5].iter().map(|&x| int(x)).collect();
             input[k % 5] = bad;
-            assert_eq!(canonical::hash_with::<F, B>(set, &input), Err(k % 5));
+            assert_eq!(canonical::hash_with::<F, B>(set, &input), Err(at(0, k % 5)));
             let mut state = [int(xs[0]), int(xs[1]), int(xs[2])];
             let before = state;
             assert_eq!(
                 canonical::update_with::<F, B>(set, &mut state, &input),
-                Err(3 + k % 5)
+                Err(at(0, 3 + k % 5))
             );
             state[k % 3] = bad;
             assert_eq!(
                 canonical::update_with::<F, B>(set, &mut state, &[]),
-                Err(k % 3)
+                Err(at(0, k % 3))
             );
             state[k % 3] = before[k % 3];
             assert_eq!(state, before);
             let many = [vec![int(xs[0])], input];
             assert_eq!(
                 canonical::hash_many_with::<F, B, _>(set, &many),
-                Err((1, k % 5))
+                Err(at(1, k % 5))
             );
         }
     }

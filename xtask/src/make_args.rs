@@ -4,7 +4,7 @@
 //! ARGS is an error rather than a silently different argument list.
 //!
 //! ```text
-//! bench-report make-args [--root DIR]
+//! cargo xtask make-args [--root DIR]
 //! ```
 //! With `BENCH_PRINT_ARGS=1`, `scripts/bench.sh` prints the arguments it would pass
 //! to criterion, each in brackets, and stops.

@@ -54,14 +54,12 @@ fn prepare(root: &Path) -> Result<(), String> {
     }
 }
 
-/// fmt, clippy on both targets, the tests natively and under wasmtime.
-fn check_steps(r: &mut Runner) {
-    r.run(Step::new(
-        "fmt",
-        "cargo",
-        &["fmt", "--all", "--", "--check"],
-    ));
-    r.run(Step::new(
+fn fmt() -> Step {
+    Step::new("fmt", "cargo", &["fmt", "--all", "--", "--check"])
+}
+
+fn clippy_host() -> Step {
+    Step::new(
         "clippy host",
         "cargo",
         &[
@@ -72,8 +70,11 @@ fn check_steps(r: &mut Runner) {
             "-D",
             "warnings",
         ],
-    ));
-    r.run(Step::new(
+    )
+}
+
+fn clippy_wasm() -> Step {
+    Step::new(
         format!("clippy {WASM}"),
         "cargo",
         &[
@@ -86,12 +87,23 @@ fn check_steps(r: &mut Runner) {
             "-D",
             "warnings",
         ],
-    ));
-    r.run(Step::new(
+    )
+}
+
+fn tests_host() -> Step {
+    Step::new(
         "tests host",
         "cargo",
         &["test", "--workspace", "--all-targets"],
-    ));
+    )
+}
+
+/// fmt, clippy on both targets, the tests natively and under wasmtime.
+fn check_steps(r: &mut Runner) {
+    r.run(fmt());
+    r.run(clippy_host());
+    r.run(clippy_wasm());
+    r.run(tests_host());
     r.run(Step::new(
         format!("tests {WASM} (wasmtime)"),
         "cargo",
@@ -113,11 +125,7 @@ pub fn check(root: &Path) -> Result<bool, String> {
 pub fn test(root: &Path) -> Result<bool, String> {
     prepare(root)?;
     let mut r = Runner::new(root).map_err(|e| format!("target/test-logs: {e}"))?;
-    r.run(Step::new(
-        "fmt",
-        "cargo",
-        &["fmt", "--all", "--", "--check"],
-    ));
+    r.run(fmt());
     needing(
         &mut r,
         on_path("shellcheck"),
@@ -128,32 +136,8 @@ pub fn test(root: &Path) -> Result<bool, String> {
         ),
         "shellcheck not on PATH (make setup installs it)",
     );
-    r.run(Step::new(
-        "clippy host",
-        "cargo",
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    ));
-    r.run(Step::new(
-        format!("clippy {WASM}"),
-        "cargo",
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--target",
-            WASM,
-            "--",
-            "-D",
-            "warnings",
-        ],
-    ));
+    r.run(clippy_host());
+    r.run(clippy_wasm());
     r.run(
         Step::new(
             "clippy wasm32-unknown-unknown, the package's fma module (relaxed-simd, cfg poseidon_fma)",
@@ -168,11 +152,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
             "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
         ),
     );
-    r.run(Step::new(
-        "tests host",
-        "cargo",
-        &["test", "--workspace", "--all-targets"],
-    ));
+    r.run(tests_host());
     r.run(Step::new(
         "doctests host",
         "cargo",
@@ -199,6 +179,13 @@ pub fn test(root: &Path) -> Result<bool, String> {
         format!("doctests {WASM} (wasmtime)"),
         "cargo",
         &["test", "--workspace", "--doc", "--target", WASM],
+    ));
+    r.run(Step::script(
+        format!(
+            "the library's doctests {WASM} with +wide-arithmetic (wasmtime -W wide-arithmetic=y)"
+        ),
+        "wide_doctests",
+        &[],
     ));
     let node = lib_ok(root, "have_node node");
     let mut runs = vec![

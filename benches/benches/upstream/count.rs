@@ -3,7 +3,7 @@
 //! `valgrind --tool=callgrind` with two values of N, the difference of the
 //! instruction counts over the difference of N is the count per permutation:
 //! repeatable on a noisy machine, where timings of the same code swing by 20%.
-//! Built as the example `count` of the lab crate (`bench-report upstream-lab`).
+//! Built as the example `count` of the lab crate (`cargo xtask upstream-lab`).
 
 use std::hint::black_box;
 
