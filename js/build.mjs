@@ -20,7 +20,7 @@
 // LLVM's order costs our permutation about 15% there (see the README). wasm-opt is
 // the npm package binaryen (a dev dependency, exact version), or WASM_OPT.
 //   node js/build.mjs [--out DIR] [--only M]
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,14 +83,36 @@ const mergeBin = Object.entries(MODULES).some(([n, m]) => m.kernel && (!only || 
 mkdirSync(resolve(pkg, "dist"), { recursive: true });
 // The license texts live at the project's root; the package carries copies.
 for (const f of ["LICENSE-MIT", "LICENSE-APACHE"]) copyFileSync(resolve(root, f), resolve(pkg, f));
-for (const [name, m] of Object.entries(MODULES)) {
-  if (only && name !== only) continue;
-  const targetDir = resolve(root, m.dir);
-  execFileSync("cargo", ["build", "--release", "-p", "poseidon-js", "--target", TARGET, "--target-dir", targetDir], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: m.rustflags, ...m.env },
+// The modules' cargo builds run side by side: each has a build directory of its own
+// (their flags differ), and each spends most of its time in one crate on one core.
+const selected = Object.entries(MODULES).filter(([name]) => !only || name === only);
+function cargoBuild(name, m) {
+  return new Promise((done, fail) => {
+    const args = ["build", "--release", "-p", "poseidon-js", "--target", TARGET, "--target-dir", resolve(root, m.dir)];
+    const child = spawn("cargo", args, {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: m.rustflags, ...m.env },
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", fail);
+    child.on("close", (code) => {
+      process.stdout.write(`cargo build of the ${name} module:\n${output}`);
+      if (code === 0) done();
+      else fail(new Error(`cargo build of the ${name} module failed (exit ${code})`));
+    });
   });
+}
+try {
+  await Promise.all(selected.map(([name, m]) => cargoBuild(name, m)));
+} catch (e) {
+  console.error(`build.mjs: ${e.message}`);
+  process.exit(1);
+}
+for (const [name, m] of selected) {
+  const targetDir = resolve(root, m.dir);
   const built = resolve(targetDir, TARGET, "release/poseidon_js.wasm");
   const out = resolve(pkg, `dist/poseidon-${name}.wasm`);
   if (m.kernel) {

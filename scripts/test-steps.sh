@@ -9,6 +9,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT" || exit 1
 logs=$ROOT/target/test-logs
 mkdir -p "$logs"
+# Nix 2.8 offline: flakes on, no substituters, no registry (for the nix_* steps).
+export_offline_nix_config
 
 native_tool=$ROOT/target/release/poseidon
 wasm_tool=$ROOT/target/$WASM_TARGET/release/poseidon.wasm

@@ -261,11 +261,6 @@ impl Runner {
         Ok((output, result))
     }
 
-    /// Skips a step, saying why (a missing tool outside CI).
-    pub fn skip(&self, why: &str) {
-        say(why);
-    }
-
     /// Prints every step's seconds (slowest first), the failed steps and the
     /// summary line; returns whether everything passed.
     pub fn finish(self) -> bool {

@@ -36,12 +36,21 @@ fn in_ci() -> bool {
 /// A step that needs a tool: run when `available`, else a failure in CI and a
 /// note elsewhere.
 fn needing(r: &mut Runner, available: bool, step: Step, missing: &str) {
-    if available {
+    if let Some(step) = needed(available, step, missing) {
         r.run(step);
+    }
+}
+
+/// What runs of a step that needs a tool: the step, a failing stand-in (in CI),
+/// or nothing, with a note.
+fn needed(available: bool, step: Step, missing: &str) -> Option<Step> {
+    if available {
+        Some(step)
     } else if in_ci() {
-        r.run(Step::new(format!("{}: {missing}", step.name), "false", &[]));
+        Some(Step::new(format!("{}: {missing}", step.name), "false", &[]))
     } else {
-        r.skip(&format!("skipping {}: {missing}", step.name));
+        say(&format!("skipping {}: {missing}", step.name));
+        None
     }
 }
 
@@ -87,6 +96,33 @@ fn clippy_wasm() -> Step {
             "-D",
             "warnings",
         ],
+    )
+}
+
+/// The npm package's `fma` module's build (wasm32-unknown-unknown, relaxed SIMD,
+/// `--cfg poseidon_fma`), in its own build directory as js/build.mjs builds it.
+fn clippy_fma() -> Step {
+    Step::new(
+        "clippy wasm32-unknown-unknown, the package's fma module (relaxed-simd, cfg poseidon_fma)",
+        "cargo",
+        &[
+            "clippy",
+            "-p",
+            "poseidon",
+            "-p",
+            "poseidon-js",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--target-dir",
+            "target/js-fma",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )
+    .env(
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+        "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
     )
 }
 
@@ -136,45 +172,39 @@ pub fn test(root: &Path) -> Result<bool, String> {
         ),
         "shellcheck not on PATH (make setup installs it)",
     );
-    r.run(clippy_host());
+    // Two build directories (target/, target/js-fma): side by side.
+    r.run_parallel(vec![clippy_host(), clippy_fma()], 2);
     r.run(clippy_wasm());
-    r.run(
-        Step::new(
-            "clippy wasm32-unknown-unknown, the package's fma module (relaxed-simd, cfg poseidon_fma)",
-            "cargo",
-            &[
-                "clippy", "-p", "poseidon", "-p", "poseidon-js", "--target",
-                "wasm32-unknown-unknown", "--target-dir", "target/js-fma", "--", "-D", "warnings",
-            ],
-        )
-        .env(
-            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
-            "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
-        ),
-    );
     r.run(tests_host());
     r.run(Step::new(
         "doctests host",
         "cargo",
         &["test", "--workspace", "--doc"],
     ));
-    r.run(Step::script(
-        format!("build the tests for {WASM}"),
-        "build_wasm_tests",
-        &[],
-    ));
+    // Three builds, three build directories (target/, target/wasm-no-simd,
+    // target/wasm-wide): side by side, each one's single-crate tail beside the others.
     // .cargo/config.toml builds wasm with +simd128; engines without SIMD get the
-    // plain-lane fallback of the two-lane code: test that build too.
-    r.run(Step::script(
-        format!("build the backend tests for {WASM} without simd128"),
-        "build_no_simd_tests",
-        &[],
-    ));
-    r.run(Step::script(
-        format!("build the library's tests for {WASM} with +wide-arithmetic"),
-        "build_wide_tests",
-        &[],
-    ));
+    // plain-lane fallback of the two-lane code: that build is tested too.
+    r.run_parallel(
+        vec![
+            Step::script(
+                format!("build the tests for {WASM}"),
+                "build_wasm_tests",
+                &[],
+            ),
+            Step::script(
+                format!("build the backend tests for {WASM} without simd128"),
+                "build_no_simd_tests",
+                &[],
+            ),
+            Step::script(
+                format!("build the library's tests for {WASM} with +wide-arithmetic"),
+                "build_wide_tests",
+                &[],
+            ),
+        ],
+        3,
+    );
     r.run(Step::new(
         format!("doctests {WASM} (wasmtime)"),
         "cargo",
@@ -261,8 +291,9 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
     ));
     r.run(Step::new(
         "permutation files (native tool)",
-        "target/release/bench-report",
+        "cargo",
         &[
+            "xtask",
             "permutation-files",
             "target/test-logs",
             "--",
@@ -282,18 +313,10 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
     if node {
         node_steps(root, r);
     }
-    r.run(Step::script(
-        "wasm instructions of the hot functions (bench modules, package modules)",
-        "wasm_instructions",
-        &[],
-    ));
-    r.run(Step::script(
-        "lane probes (f64x2; i32x4.dot_i16x8_s) against ark-ff and the permutation (wasmtime)",
-        "lane_probes",
-        &[],
-    ));
-    needing(
-        r,
+    // Builds, then runs on one core (callgrind, wasmtime): two at a time, so that
+    // one's run overlaps another's build (cargo's lock orders the builds).
+    // The counts first: its callgrind runs are the longest.
+    let mut last: Vec<Step> = needed(
         lib_ok(root, "ensure_apt valgrind valgrind"),
         Step::new(
             "counts: the same exact counts twice, native and Wasm digests agree (callgrind natively and of wasmtime's code, wasmtime fuel)",
@@ -301,12 +324,27 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
             &["scripts/counts.sh", "--check"],
         ),
         "valgrind not found and not installable here (apt-get install valgrind)",
-    );
-    r.run(Step::script(
-        format!("bench smoke run {WASM} with +wide-arithmetic (wasmtime -W wide-arithmetic=y)"),
-        "wide_bench_smoke",
-        &[],
-    ));
+    )
+    .into_iter()
+    .collect();
+    last.extend([
+        Step::script(
+            "wasm instructions of the hot functions (bench modules, package modules)",
+            "wasm_instructions",
+            &[],
+        ),
+        Step::script(
+            "lane probes (f64x2; i32x4.dot_i16x8_s) against ark-ff and the permutation (wasmtime)",
+            "lane_probes",
+            &[],
+        ),
+        Step::script(
+            format!("bench smoke run {WASM} with +wide-arithmetic (wasmtime -W wide-arithmetic=y)"),
+            "wide_bench_smoke",
+            &[],
+        ),
+    ]);
+    r.run_parallel(last, 2);
     upstream_steps(root, r);
     nix_steps(root, r);
 }
