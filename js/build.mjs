@@ -120,13 +120,15 @@ for (const [name, m] of selected) {
     // three merged: the Rust module (named env, whose memory the kernels import)
     // takes its poseidon_fma and poseidon_fma_fq imports from the kernels' exports
     // (the same names in both: the Fq kernel's get a suffix in the merged module;
-    // the imports still resolve, and the exports are removed below).
+    // the imports still resolve, and the exports are removed below). The generator
+    // runs in the dev profile: its output does not depend on the profile, and the
+    // tests have built its dependencies there.
     const rust = resolve(targetDir, "rust-opt.wasm");
     execFileSync(optBin, [...OPT_PASSES, built, "-o", rust], { stdio: "inherit" });
     const merge = ["-all", "-g", "--rename-export-conflicts", rust, "env"];
     for (const [field, imports] of [["fp", "poseidon_fma"], ["fq", "poseidon_fma_fq"]]) {
       const kernel = resolve(targetDir, `fma-kernel-${field}.wasm`);
-      execFileSync("cargo", ["run", "--release", "-q", "-p", "poseidon-fma-kernel", "--", "--linked", "--field", field, "--out", kernel], {
+      execFileSync("cargo", ["run", "-q", "-p", "poseidon-fma-kernel", "--", "--linked", "--field", field, "--out", kernel], {
         cwd: root,
         stdio: "inherit",
       });

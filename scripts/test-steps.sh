@@ -68,7 +68,7 @@ js_package() {
 # against o1js under Node 24 (Turboshaft, relaxed SIMD on), and in Chromium.
 fma_kernel() {
     local dir=$ROOT/target/js-package
-    bash "$SCRIPTS/nodes.sh" 24 >&2 && cargo run --release -q -p poseidon-fma-kernel -- --out "$dir/fma/kimchi-fp.wasm" &&
+    bash "$SCRIPTS/nodes.sh" 24 >&2 && cargo run -q -p poseidon-fma-kernel -- --out "$dir/fma/kimchi-fp.wasm" &&
         (cd "$dir" && "$ROOT/target/nodes/24/bin/node" fma-kernel.mjs fma/kimchi-fp.wasm --check) &&
         if [ "${1:-}" = chromium ]; then (cd "$dir" && node fma-kernel.mjs fma/kimchi-fp.wasm --check --chromium); fi
 }
