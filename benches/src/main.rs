@@ -37,7 +37,11 @@ use poseidon_benches::{
 };
 use serde_json::{json, Value};
 
-const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS] [--upstream-own DIR] [--counts FILE [--root DIR]] [--env KEY=VALUE]... [RUNTIME...]";
+const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS] [--upstream-own DIR] [--counts FILE [--root DIR]] [--env KEY=VALUE]... [RUNTIME...]
+       bench-report compare A.json B.json
+       bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py ... ID...
+The side-by-side table of the saved criterion baselines (the first form), two reports
+compared, or the counts measured (`bench-report SUBCOMMAND --help` for each).";
 
 struct Args {
     criterion: PathBuf,
