@@ -15,10 +15,12 @@
 //! # Ok::<(), poseidon::Error>(())
 //! ```
 
+use crate::backend::DefaultBackend;
+use crate::error::Error;
 use crate::field::{Backend, FieldArith, PastaField};
 use crate::params::{ParamSet, WIDTH};
+use crate::permutation;
 use crate::sponge::sponges_lockstep;
-use crate::{permutation, DefaultBackend, Error};
 
 /// The error for element `element` of input `input`.
 fn not_canonical<F: PastaField>(input: usize, element: usize) -> Error {

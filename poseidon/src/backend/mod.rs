@@ -11,6 +11,12 @@
 //! To add a backend: implement [`FieldArith`](crate::FieldArith) for a type per
 //! field, name them in a [`Backend`](crate::Backend), add it to the
 //! differential tests and to the benchmark list (`benches/benches/poseidon.rs`).
+//!
+//! **Stability.** The backend types ([`Reference`], [`U29`], [`U29x2`], [`U64`],
+//! [`U52`]) and [`DefaultBackend`] are the API: pass them to `hash_with`,
+//! `permute_with`, `Sponge`. Everything else below `backend::` (the representations'
+//! element types, their limbs, lane kernels and helper functions) is public so that
+//! the tests and the benchmark can reach it, and may change in any release.
 
 use crate::params::{ParamSet, Params};
 
