@@ -24,7 +24,7 @@ use criterion::measurement::WallTime;
 use criterion::{criterion_group, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use poseidon::backend::{u29, Reference, U29x2, U29, U52, U64};
 use poseidon::params::ParamSet;
-use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
+use poseidon::{permutation, Backend, FieldArith, Fp, Permutation, Sponge};
 
 #[cfg(feature = "upstream")]
 mod upstream;
@@ -89,7 +89,7 @@ fn permute_many<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
 
 /// The `u64` batch without SIMD lanes (what runs where the CPU lacks IFMA).
 fn permute_many_portable(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
-    use poseidon::backend::u64x4::{permute_many_portable, Fp64};
+    use poseidon::backend::u64::{permute_many_portable, Fp64};
     let v = inputs(3 * n);
     let mut states: Vec<[Fp64; 3]> = v
         .chunks(3)
@@ -179,7 +179,7 @@ fn bench_field(c: &mut Criterion) {
 /// criterion's median (`<CRITERION_HOME>/wall-clock/<baseline>`).
 #[cfg(poseidon_wide)]
 fn wide_build_checks() {
-    use poseidon::backend::u64x4::Fp64;
+    use poseidon::backend::u64::Fp64;
     for i in 1..4000u64 {
         let x = (i * 2_654_435_761 % 1_000_003) as f64 / 977.0;
         let text = format!("{x}");

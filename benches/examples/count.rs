@@ -88,7 +88,7 @@ fn run<B: Backend>(body: &str, k: u64) -> Fp {
 /// Whether the `u52` backend runs its own (IFMA) path here.
 fn ifma() -> bool {
     #[cfg(target_arch = "x86_64")]
-    return poseidon::backend::u64x4::ifma::available();
+    return poseidon::backend::u64::ifma::available();
     #[cfg(not(target_arch = "x86_64"))]
     false
 }

@@ -16,8 +16,9 @@
 //! ```
 
 use crate::backend::DefaultBackend;
+use crate::backend::{Backend, PastaField};
 use crate::error::Error;
-use crate::field::{Backend, FieldArith, PastaField};
+use crate::field::FieldArith;
 use crate::params::{ParamSet, WIDTH};
 use crate::permutation;
 use crate::sponge::sponges_lockstep;

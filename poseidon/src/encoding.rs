@@ -3,7 +3,7 @@
 
 use ark_ff::{BigInt, PrimeField};
 
-use crate::field::PastaField;
+use crate::backend::PastaField;
 use crate::Error;
 
 /// Bytes in an encoded field element.

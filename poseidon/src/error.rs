@@ -1,8 +1,12 @@
-//! The crate's one error type: every way an input can be rejected.
+//! The crate's one error type: every way an input can be rejected; and the
+//! parsing of names (`fp`, `kimchi`), whose failures are among them.
 
 use core::fmt;
 
-use crate::FieldId;
+use core::str::FromStr;
+
+use crate::fields::FieldId;
+use crate::params::ParamSet;
 
 /// Why an input was rejected. Messages say what was wrong and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,3 +79,27 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl FromStr for FieldId {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "fp" | "Fp" => Ok(FieldId::Fp),
+            "fq" | "Fq" => Ok(FieldId::Fq),
+            _ => Err(Error::UnknownField(s.to_owned())),
+        }
+    }
+}
+
+impl FromStr for ParamSet {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "kimchi" => Ok(ParamSet::Kimchi),
+            "legacy" => Ok(ParamSet::Legacy),
+            _ => Err(Error::UnknownParamSet(s.to_owned())),
+        }
+    }
+}

@@ -1,24 +1,26 @@
-//! The backend seam: the little arithmetic the permutation needs, as traits.
+//! The lower half of the backend seam: the element arithmetic the permutation
+//! needs, as one trait.
 //!
-//! A backend supplies one [`FieldArith`] representation per Pasta field and
-//! names them in a [`Backend`]. The permutation and the sponge are written once,
-//! generic over these traits; the public API speaks the canonical ark-ff types
-//! [`Fp`] and [`Fq`] and converts at its boundary.
+//! A backend supplies one [`FieldArith`] representation per Pasta field; its
+//! schedule of the rounds is the upper half ([`Permutation`](crate::Permutation),
+//! in `permutation.rs`), and [`Backend`](crate::Backend) names the two
+//! representations (`backend/`). The public API speaks the canonical ark-ff types
+//! and converts at its boundary.
 
 use core::fmt::Debug;
 
 use ark_ff::{BigInt, PrimeField};
 
 use crate::params::{ParamSet, Params, WIDTH};
-use crate::{Fp, Fq};
 
 /// Field arithmetic in one backend's representation of a Pasta field.
 ///
 /// Values may be kept partly reduced inside a representation, but
 /// [`to_field`](Self::to_field) must return the canonical element.
 pub trait FieldArith: Copy + Debug + Send + Sync + 'static {
-    /// The canonical field this representation computes in.
-    type Field: PastaField;
+    /// The canonical field this representation computes in ([`Fp`](crate::Fp) or
+    /// [`Fq`](crate::Fq)).
+    type Field: PrimeField<BigInt = BigInt<4>>;
 
     /// Converts from the canonical field.
     fn from_field(x: Self::Field) -> Self;
@@ -82,92 +84,6 @@ pub trait FieldArith: Copy + Debug + Send + Sync + 'static {
         })
     }
 
-    /// The whole permutation. The default is [`permutation::rounds`](crate::permutation::rounds)
-    /// over the operations above; a backend may schedule a round differently (e.g.
-    /// two S-boxes in SIMD lanes).
-    #[inline(always)]
-    fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
-        crate::permutation::rounds(params, state)
-    }
-
-    /// Permutes many independent states (batch hashing, Merkle tree levels). The
-    /// default runs [`permute`](Self::permute) on each; a backend may run several
-    /// at once in SIMD lanes.
-    #[inline]
-    fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
-        for s in states {
-            Self::permute(params, s);
-        }
-    }
-
     /// The constants of a parameter set in this representation.
     fn params(set: ParamSet) -> &'static Params<Self>;
-}
-
-/// A set of arithmetic backends, one representation per Pasta field.
-pub trait Backend: Copy + Debug + Send + Sync + 'static {
-    /// Short name used in benchmark IDs and tool output, e.g. `reference`.
-    const NAME: &'static str;
-    /// Representation of [`Fp`].
-    type Fp: FieldArith<Field = Fp>;
-    /// Representation of [`Fq`].
-    type Fq: FieldArith<Field = Fq>;
-}
-
-/// Which Pasta field; the runtime counterpart of [`PastaField`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FieldId {
-    /// The Pallas base field.
-    Fp,
-    /// The Vesta base field.
-    Fq,
-}
-
-impl FieldId {
-    /// Both fields.
-    pub const ALL: [FieldId; 2] = [FieldId::Fp, FieldId::Fq];
-
-    /// Lower-case name as used on the command line: `fp` or `fq`.
-    pub fn name(self) -> &'static str {
-        match self {
-            FieldId::Fp => "fp",
-            FieldId::Fq => "fq",
-        }
-    }
-}
-
-impl core::fmt::Display for FieldId {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl core::str::FromStr for FieldId {
-    type Err = crate::Error;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "fp" | "Fp" => Ok(FieldId::Fp),
-            "fq" | "Fq" => Ok(FieldId::Fq),
-            _ => Err(crate::Error::UnknownField(s.to_owned())),
-        }
-    }
-}
-
-/// [`Fp`] or [`Fq`]: the fields this crate hashes over.
-pub trait PastaField: PrimeField<BigInt = BigInt<4>> {
-    /// Which field this is.
-    const ID: FieldId;
-    /// Backend `B`'s representation of this field.
-    type Repr<B: Backend>: FieldArith<Field = Self>;
-}
-
-impl PastaField for Fp {
-    const ID: FieldId = FieldId::Fp;
-    type Repr<B: Backend> = B::Fp;
-}
-
-impl PastaField for Fq {
-    const ID: FieldId = FieldId::Fq;
-    type Repr<B: Backend> = B::Fq;
 }

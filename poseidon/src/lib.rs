@@ -30,11 +30,12 @@ mod sponge;
 #[cfg(feature = "vectors")]
 pub mod vectors;
 
-pub use backend::{DefaultBackend, DEFAULT_BACKEND};
+pub use backend::{Backend, DefaultBackend, PastaField, DEFAULT_BACKEND};
 pub use error::Error;
-pub use field::{Backend, FieldArith, FieldId, PastaField};
-pub use fields::{Fp, FpMontConfig, Fq, FqMontConfig};
+pub use field::FieldArith;
+pub use fields::{FieldId, Fp, FpMontConfig, Fq, FqMontConfig};
 pub use params::{ParamSet, WIDTH};
+pub use permutation::Permutation;
 pub use sponge::{Sponge, SpongeMode};
 
 /// Absorbs `inputs` into a fresh sponge and squeezes one element.

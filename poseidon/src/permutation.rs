@@ -4,14 +4,40 @@
 //! MDS matrix, then adds that round's constants; the legacy set adds row 0 of
 //! the constants before the first round. This is the order of operations of
 //! mina-poseidon's `poseidon_block_cipher` with full rounds only.
+//!
+//! The upper half of the backend seam is here: [`Permutation`], how a
+//! representation schedules the rounds, over the element arithmetic of
+//! [`FieldArith`] (`field.rs`).
 
 use crate::field::FieldArith;
 use crate::params::{Params, Sbox, WIDTH};
 
+/// How a representation runs the whole permutation: by default [`rounds`] over
+/// its [`FieldArith`] operations; a backend may schedule a round differently
+/// (two S-boxes in SIMD lanes, rounds specialised to the crate's own constants)
+/// or run many states at once.
+pub trait Permutation: FieldArith {
+    /// The whole permutation, in place.
+    #[inline(always)]
+    fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
+        rounds(params, state)
+    }
+
+    /// Permutes many independent states (batch hashing, Merkle tree levels). The
+    /// default runs [`permute`](Self::permute) on each; a backend may run several
+    /// at once in SIMD lanes.
+    #[inline]
+    fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
+        for s in states {
+            Self::permute(params, s);
+        }
+    }
+}
+
 /// Applies the permutation in place, as the representation schedules it
-/// ([`FieldArith::permute`]; by default [`rounds`]).
+/// ([`Permutation::permute`]; by default [`rounds`]).
 #[inline]
-pub fn permute<E: FieldArith>(params: &Params<E>, state: &mut [E; WIDTH]) {
+pub fn permute<E: Permutation>(params: &Params<E>, state: &mut [E; WIDTH]) {
     E::permute(params, state)
 }
 

@@ -1,9 +1,9 @@
 //! Mina's arithmetic sponge: width 3, rate 2, as a small state machine.
 
-use crate::backend::DefaultBackend;
-use crate::field::{Backend, FieldArith, PastaField};
+use crate::backend::{Backend, DefaultBackend, PastaField};
+use crate::field::FieldArith;
 use crate::params::{ParamSet, Params, RATE, WIDTH};
-use crate::permutation::permute;
+use crate::permutation::{permute, Permutation};
 
 /// Where the sponge is: `n` elements absorbed or squeezed since the last permutation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,7 +111,7 @@ impl<F: PastaField, B: Backend> Sponge<F, B> {
 
 /// The sponges of [`hash_many`] in lockstep; `conv` brings an input element into
 /// the representation. Returns each input's squeezed element.
-pub(crate) fn sponges_lockstep<T, R: FieldArith, I: AsRef<[T]>>(
+pub(crate) fn sponges_lockstep<T, R: Permutation, I: AsRef<[T]>>(
     params: &Params<R>,
     inputs: &[I],
     conv: impl Fn(&T) -> R,

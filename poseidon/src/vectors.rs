@@ -14,7 +14,8 @@ use core::fmt;
 use ark_ff::BigInt;
 use serde_json::Value;
 
-use crate::field::{Backend, FieldId, PastaField};
+use crate::backend::{Backend, PastaField};
+use crate::fields::FieldId;
 use crate::params::{ParamSet, WIDTH};
 use crate::{encoding, Error, Fp, Fq, Sponge};
 

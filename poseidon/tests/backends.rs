@@ -9,7 +9,7 @@ use ark_ff::{BigInt, Field};
 use common::SplitMix;
 use poseidon::backend::{u29, Reference, U29x2, U29, U52, U64};
 use poseidon::params::{ParamSet, Params};
-use poseidon::{Backend, FieldArith, Fp, Fq, PastaField};
+use poseidon::{Backend, FieldArith, Fp, Fq, PastaField, Permutation};
 
 /// A stand-in backend that wraps ark-ff but keeps the trait's default S-box
 /// chains (x^7 = x^4·x^2·x, x^5 = x^4·x), as a fast backend would.
@@ -61,6 +61,9 @@ macro_rules! chain_arith {
                 CELLS[i].get_or_init(|| leak_params::<$f>(set))
             }
         }
+
+        // The trait's default schedule: `rounds` over the operations above.
+        impl Permutation for Chain<$f> {}
     };
 }
 chain_arith!(Fp);
@@ -448,7 +451,7 @@ where
 /// Four permutations per call, one per `i32x4` lane, against the reference: the
 /// own parameters and altered ones (another MDS matrix and constants), random
 /// states and edge values in every lane.
-fn batch_x4_agrees<F, M: u29::Modulus29>(seed: u64)
+fn batch_x4_agrees<F, M: u29::OwnSets29>(seed: u64)
 where
     u29::Fe29<M>: FieldArith<Field = F>,
     F: PastaField<BigInt = BigInt<4>, Repr<U29> = u29::Fe29<M>>,
@@ -512,11 +515,11 @@ fn batch_x2_fq() {
 /// note of which path `permute_many` takes on this machine.
 #[test]
 fn u64_portable_batch() {
-    use poseidon::backend::u64x4::{permute_many_portable, Fp64};
+    use poseidon::backend::u64::{permute_many_portable, Fp64};
     #[cfg(target_arch = "x86_64")]
     eprintln!(
         "u64 batch path on this CPU: {}",
-        if poseidon::backend::u64x4::ifma::available() {
+        if poseidon::backend::u64::ifma::available() {
             "AVX-512 IFMA"
         } else {
             "portable"

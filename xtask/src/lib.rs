@@ -4,6 +4,7 @@
 //! (`js/`) and the benchmark (`benches/`) depend on none of it.
 
 pub mod make_args;
+pub mod module_graph;
 pub mod runner;
 #[cfg(unix)]
 pub mod sandbox;

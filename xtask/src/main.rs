@@ -72,6 +72,12 @@ const TASKS: &[Task] = &[
         run: |_, a| tasks::nix_sandbox(a),
     },
     Task {
+        name: "module-graph",
+        about: "the library's files and the files each uses; fails on a circle",
+        usage: xtask::module_graph::USAGE,
+        run: xtask::module_graph::task,
+    },
+    Task {
         name: "upstream-lab",
         about: "write the crates that build mina-poseidon from a proof-systems checkout, for the lab",
         usage: tasks::UPSTREAM_LAB_USAGE,

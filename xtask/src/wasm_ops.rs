@@ -219,8 +219,8 @@ pub fn hot_expectations(kind: &str) -> Option<Vec<&'static str>> {
         "3u292x48dot2_add: I64x2ExtMulLowI32x4U>0",
     ];
     let wide = [
-        "5u64x49kimchi_fp7permute: I64MulWideU>0",
-        "5u64x49kimchi_fp7permute: call:__multi3=0",
+        "3u646rounds9kimchi_fp7permute: I64MulWideU>0",
+        "3u646rounds9kimchi_fp7permute: call:__multi3=0",
     ];
     Some(match kind {
         "probe" => vec!["*: call:__multi3=0", "to_ark_limbs: I64Mul>0"],

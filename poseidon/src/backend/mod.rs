@@ -2,14 +2,15 @@
 //!
 //! | backend | representation | selected by default |
 //! | --- | --- | --- |
-//! | [`reference`] | ark-ff 0.5 Montgomery, 4×64-bit limbs (products through `u128`) | on 32-bit non-Wasm targets |
+//! | [`reference`](mod@reference) | ark-ff 0.5 Montgomery, 4×64-bit limbs (products through `u128`) | on 32-bit non-Wasm targets |
 //! | [`u29`] | Montgomery, 9×29-bit limbs in `u64` words, lazy reduction | on `wasm32` |
 //! | [`U29x2`] | the same, two S-boxes and MDS rows in SIMD lanes (`simd128`) | no |
-//! | [`u64x4`] ([`U64`]) | Montgomery, 4×64-bit limbs, Pasta-shaped reduction, fused MDS | on 64-bit targets other than x86-64 |
+//! | [`u64`](mod@u64) ([`U64`]) | Montgomery, 4×64-bit limbs, Pasta-shaped reduction, fused MDS | on 64-bit targets other than x86-64 |
 //! | [`U52`] | `u64` elements; the permutation across AVX-512 IFMA lanes (5×52-bit limbs) when the CPU has them | on x86-64 |
 //!
-//! To add a backend: implement [`FieldArith`](crate::FieldArith) for a type per
-//! field, name them in a [`Backend`](crate::Backend), add it to the
+//! To add a backend: implement [`FieldArith`](crate::FieldArith) and
+//! [`Permutation`] for a type per field, name them in a
+//! [`Backend`], add it to the
 //! differential tests and to the benchmark list (`benches/benches/poseidon.rs`).
 //!
 //! **Stability.** The backend types ([`Reference`], [`U29`], [`U29x2`], [`U64`],
@@ -18,177 +19,51 @@
 //! element types, their limbs, lane kernels and helper functions) is public so that
 //! the tests and the benchmark can reach it, and may change in any release.
 
-use crate::params::{ParamSet, Params};
+use core::fmt::Debug;
 
-/// The element operations of a wrapper type `Outer(Inner)` that only schedules the
-/// permutation differently (`U29x2` over `u29`, `U52` over `u64`): each one is the
-/// inner type's. Used inside an `impl FieldArith for Outer<…>` block.
-macro_rules! delegate_element_ops {
-    () => {
-        #[inline(always)]
-        fn from_field(x: Self::Field) -> Self {
-            Self(FieldArith::from_field(x))
-        }
-        #[inline(always)]
-        fn to_field(self) -> Self::Field {
-            self.0.to_field()
-        }
-        #[inline(always)]
-        fn from_canonical(limbs: [u64; 4]) -> Option<Self> {
-            FieldArith::from_canonical(limbs).map(Self)
-        }
-        #[inline(always)]
-        fn to_canonical(self) -> [u64; 4] {
-            self.0.to_canonical()
-        }
-        #[inline(always)]
-        fn zero() -> Self {
-            Self(FieldArith::zero())
-        }
-        #[inline(always)]
-        fn add(self, rhs: Self) -> Self {
-            Self(self.0.add(rhs.0))
-        }
-        #[inline(always)]
-        fn sub(self, rhs: Self) -> Self {
-            Self(self.0.sub(rhs.0))
-        }
-        #[inline(always)]
-        fn mul(self, rhs: Self) -> Self {
-            Self(self.0.mul(rhs.0))
-        }
-        #[inline(always)]
-        fn square(self) -> Self {
-            Self(self.0.square())
-        }
-    };
-}
+use ark_ff::{BigInt, PrimeField};
 
-/// `a − b − borrow` as (difference word, borrow ∈ {0, 1}).
-#[inline(always)]
-pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    // Two flag-producing subtractions: LLVM turns the chain into `sbb`.
-    let (d, b1) = a.overflowing_sub(b);
-    let (d, b2) = d.overflowing_sub(borrow);
-    (d, (b1 | b2) as u64)
-}
+use crate::fields::{FieldId, Fp, Fq};
+use crate::permutation::Permutation;
 
-/// Whether `x < p` as 4×64-bit integers: the final borrow of x − p, with no branch
-/// on the limbs (inputs may be secret).
-#[inline(always)]
-pub(crate) const fn is_below(x: &[u64; 4], p: &[u64; 4]) -> bool {
-    let mut borrow = 0;
-    let mut i = 0;
-    while i < 4 {
-        (_, borrow) = sbb(x[i], p[i], borrow);
-        i += 1;
-    }
-    borrow == 1
-}
-
-/// Splits 4×64-bit little-endian limbs into `N` limbs of `bits` bits (the top limb
-/// takes what is left).
-pub(crate) const fn split_limbs<const N: usize>(x: &[u64; 4], bits: u32) -> [u64; N] {
-    let mask = (1u64 << bits) - 1;
-    let mut out = [0u64; N];
-    let mut i = 0;
-    while i < N {
-        let bit = i * bits as usize;
-        let (w, s) = (bit / 64, bit % 64);
-        let mut v = if w < 4 { x[w] >> s } else { 0 };
-        if s + bits as usize > 64 && w + 1 < 4 {
-            v |= x[w + 1] << (64 - s);
-        }
-        out[i] = v & mask;
-        i += 1;
-    }
-    out
-}
-
-/// Joins `N` normalized limbs of `bits` bits, of a value below 2^256, into 4×64-bit limbs.
-pub(crate) const fn join_limbs<const N: usize>(x: &[u64; N], bits: u32) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    let mut i = 0;
-    while i < N {
-        let bit = i * bits as usize;
-        let (w, s) = (bit / 64, bit % 64);
-        if w < 4 {
-            out[w] |= x[i] << s;
-        }
-        if s + bits as usize > 64 && w + 1 < 4 {
-            out[w + 1] |= x[i] >> (64 - s);
-        }
-        i += 1;
-    }
-    out
-}
-
-/// Which of a representation's two parameter statics `params` is, if either. By
-/// address: only the crate's own constants may take rounds specialised to them (a
-/// copy with other constants takes the general rounds).
-#[inline(always)]
-pub(crate) fn own_set<E>(
-    params: &Params<E>,
-    kimchi: &Params<E>,
-    legacy: &Params<E>,
-) -> Option<ParamSet> {
-    if core::ptr::eq(params, kimchi) {
-        Some(ParamSet::Kimchi)
-    } else if core::ptr::eq(params, legacy) {
-        Some(ParamSet::Legacy)
-    } else {
-        None
-    }
-}
-
-/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
-/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
-/// on other 64-bit targets, `reference` elsewhere;
-/// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
-#[cfg(poseidon_backend = "u29")]
-pub type DefaultBackend = U29;
-/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
-/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
-/// on other 64-bit targets, `reference` elsewhere;
-/// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
-#[cfg(poseidon_backend = "u64")]
-pub type DefaultBackend = U64;
-/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
-/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
-/// on other 64-bit targets, `reference` elsewhere;
-/// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
-#[cfg(poseidon_backend = "u52")]
-pub type DefaultBackend = U52;
-/// The backend the public API uses unless told otherwise: `u29` on wasm32, `u52`
-/// on x86-64 (AVX-512 IFMA when the CPU has it, else the `u64` permutation), `u64`
-/// on other 64-bit targets, `reference` elsewhere;
-/// `RUSTFLAGS='--cfg poseidon_backend="…"'` overrides it.
-#[cfg(not(any(
-    poseidon_backend = "u29",
-    poseidon_backend = "u64",
-    poseidon_backend = "u52"
-)))]
-pub type DefaultBackend = Reference;
-
-/// Name of [`DefaultBackend`] and why it was chosen (`target` or `override`).
-pub const DEFAULT_BACKEND: (&str, &str) = (
-    env!("POSEIDON_DEFAULT_BACKEND"),
-    env!("POSEIDON_DEFAULT_BACKEND_REASON"),
-);
-
+#[macro_use]
+mod common;
+mod default;
 pub mod reference;
 pub mod u29;
-pub mod u64x4;
+pub mod u64;
 
+pub use common::{Pallas, Vesta};
+pub use default::{DefaultBackend, DEFAULT_BACKEND};
 pub use reference::Reference;
 pub use u29::{U29x2, U29};
-pub use u64x4::{U52, U64};
+pub use u64::{U52, U64};
 
-/// The Pallas base field's modulus (for [`Fp`](crate::Fp)): a type-level tag for
-/// the backends' per-modulus constants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pallas;
+/// A set of arithmetic backends, one representation per Pasta field.
+pub trait Backend: Copy + Debug + Send + Sync + 'static {
+    /// Short name used in benchmark IDs and tool output, e.g. `reference`.
+    const NAME: &'static str;
+    /// Representation of [`Fp`].
+    type Fp: Permutation<Field = Fp>;
+    /// Representation of [`Fq`].
+    type Fq: Permutation<Field = Fq>;
+}
 
-/// The Vesta base field's modulus (for [`Fq`](crate::Fq)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Vesta;
+/// [`Fp`] or [`Fq`]: the fields this crate hashes over, each with its
+/// representation in every backend.
+pub trait PastaField: PrimeField<BigInt = BigInt<4>> {
+    /// Which field this is.
+    const ID: FieldId;
+    /// Backend `B`'s representation of this field.
+    type Repr<B: Backend>: Permutation<Field = Self>;
+}
+
+impl PastaField for Fp {
+    const ID: FieldId = FieldId::Fp;
+    type Repr<B: Backend> = B::Fp;
+}
+
+impl PastaField for Fq {
+    const ID: FieldId = FieldId::Fq;
+    type Repr<B: Backend> = B::Fq;
+}

@@ -16,8 +16,10 @@
 
 use ark_ff::Field;
 
-use crate::field::{Backend, FieldArith};
+use crate::backend::Backend;
+use crate::field::FieldArith;
 use crate::params::{ParamSet, Params, KIMCHI_FP, KIMCHI_FQ, LEGACY_FP, LEGACY_FQ, WIDTH};
+use crate::permutation::Permutation;
 use crate::{Fp, Fq};
 
 /// ark-ff 0.5 arithmetic on the canonical types [`Fp`] and [`Fq`].
@@ -98,6 +100,9 @@ macro_rules! ark_field_arith {
                 }
             }
         }
+
+        /// The default schedule: [`rounds`](crate::permutation::rounds), as upstream.
+        impl Permutation for $field {}
     };
 }
 

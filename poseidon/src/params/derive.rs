@@ -17,8 +17,8 @@ use ark_ff::{BigInt, BigInteger, Field, PrimeField};
 use sha2::{Digest, Sha256};
 
 use super::{ParamSet, WIDTH};
-use crate::field::PastaField;
-use crate::FieldId;
+use crate::backend::PastaField;
+use crate::fields::FieldId;
 
 /// Prefix `P` of the round-constant draws.
 pub fn round_constant_prefix(set: ParamSet, field: FieldId) -> &'static str {

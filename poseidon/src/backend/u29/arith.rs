@@ -34,12 +34,12 @@ pub(crate) type Columns = [u64; 2 * LIMBS - 1];
 
 /// Splits 4×64-bit little-endian limbs into 9×29-bit limbs.
 pub(crate) const fn from_u64x4(x: &[u64; 4]) -> [u64; LIMBS] {
-    super::super::split_limbs(x, BITS)
+    crate::backend::common::split_limbs(x, BITS)
 }
 
 /// Joins normalized 29-bit limbs of a value < 2^256 into 4×64-bit limbs.
 pub(crate) const fn to_u64x4(x: &[u64; LIMBS]) -> [u64; 4] {
-    super::super::join_limbs(x, BITS)
+    crate::backend::common::join_limbs(x, BITS)
 }
 
 /// Whether p has the shape the reduction relies on.

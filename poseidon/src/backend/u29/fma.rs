@@ -18,7 +18,8 @@
 use std::sync::OnceLock;
 
 use super::arith::{from_u64x4, to_u64x4};
-use super::{Fe29, Modulus29, Pallas, Vesta};
+use super::element::{Fe29, Modulus29};
+use crate::backend::common::{Pallas, Vesta};
 use crate::params::WIDTH;
 
 /// The Fp kernel (Pallas).
@@ -104,7 +105,7 @@ unsafe fn run(f: usize, pair: bool, base: u32, state: u32) {
 /// 52-bit limbs into `buf` at `slots`: limb l of vector v, lane j at
 /// 2·(5v + l) + j.
 fn put<M: Modulus29>(x: &Fe29<M>, buf: &mut [f64], slots: &[(usize, usize)]) {
-    let limbs: [u64; 5] = crate::backend::split_limbs(&to_u64x4(&x.0), 52);
+    let limbs: [u64; 5] = crate::backend::common::split_limbs(&to_u64x4(&x.0), 52);
     for (l, limb) in limbs.iter().enumerate() {
         for &(v, lane) in slots {
             buf[2 * (5 * v + l) + lane] = *limb as f64;
@@ -122,7 +123,7 @@ fn get<M: Modulus29>(buf: &[f64], (v, lane): (usize, usize)) -> Fe29<M> {
         f as u64
     });
     debug_assert!(limbs[4] < 1 << 48, "below 2^256");
-    let x = Fe29::new(from_u64x4(&crate::backend::join_limbs(&limbs, 52)));
+    let x = Fe29::new(from_u64x4(&crate::backend::common::join_limbs(&limbs, 52)));
     x.check();
     x
 }

@@ -5,7 +5,7 @@ use ark_ff::{AdditiveGroup, Field, PrimeField};
 
 use super::arith::*;
 use super::{Fe29, Modulus29, Pallas, Vesta};
-use crate::{FieldArith, Fp, Fq, PastaField};
+use crate::{FieldArith, Fp, Fq, PastaField, Permutation};
 
 /// Σ limb_i · 2^(29 i) in the field (any limb sizes).
 fn value<F: PrimeField>(x: &[u64; LIMBS]) -> F {
@@ -368,7 +368,7 @@ fn scalar_row<M: Modulus29>(
     s: &[Fe29<M>; 3],
     k: &Fe29<M>,
 ) -> Fe29<M> {
-    use super::mix_row_rescaled as row;
+    use super::rounds::mix_row_rescaled as row;
     match (j, shift) {
         (0, 0) => row::<M, 9, 0, 0>(m, s, k),
         (0, _) => row::<M, 9, 0, 1>(m, s, k),
@@ -467,31 +467,31 @@ fn four_lane_rescaled_row_matches_scalar<M: Modulus29>(mds: &[[Fe29<M>; 3]; 3]) 
 
 #[test]
 fn four_lane_rescaled_row_matches_scalar_fp() {
-    four_lane_rescaled_row_matches_scalar::<Pallas>(&super::kimchi_fp::RESCALED.mds);
-    four_lane_rescaled_row_matches_scalar::<Pallas>(&super::legacy_fp::RESCALED.mds);
+    four_lane_rescaled_row_matches_scalar::<Pallas>(&super::tables::kimchi_fp::RESCALED.mds);
+    four_lane_rescaled_row_matches_scalar::<Pallas>(&super::tables::legacy_fp::RESCALED.mds);
 }
 
 #[test]
 fn four_lane_rescaled_row_matches_scalar_fq() {
-    four_lane_rescaled_row_matches_scalar::<Vesta>(&super::kimchi_fq::RESCALED.mds);
-    four_lane_rescaled_row_matches_scalar::<Vesta>(&super::legacy_fq::RESCALED.mds);
+    four_lane_rescaled_row_matches_scalar::<Vesta>(&super::tables::kimchi_fq::RESCALED.mds);
+    four_lane_rescaled_row_matches_scalar::<Vesta>(&super::tables::legacy_fq::RESCALED.mds);
 }
 
 #[test]
 fn rescaled_row_at_the_bounds_fp() {
-    rescaled_row_at_the_bounds::<Fp, Pallas>(&super::kimchi_fp::RESCALED.mds);
-    rescaled_row_at_the_bounds::<Fp, Pallas>(&super::legacy_fp::RESCALED.mds);
+    rescaled_row_at_the_bounds::<Fp, Pallas>(&super::tables::kimchi_fp::RESCALED.mds);
+    rescaled_row_at_the_bounds::<Fp, Pallas>(&super::tables::legacy_fp::RESCALED.mds);
 }
 
 #[test]
 fn rescaled_row_at_the_bounds_fq() {
-    rescaled_row_at_the_bounds::<Fq, Vesta>(&super::kimchi_fq::RESCALED.mds);
-    rescaled_row_at_the_bounds::<Fq, Vesta>(&super::legacy_fq::RESCALED.mds);
+    rescaled_row_at_the_bounds::<Fq, Vesta>(&super::tables::kimchi_fq::RESCALED.mds);
+    rescaled_row_at_the_bounds::<Fq, Vesta>(&super::tables::legacy_fq::RESCALED.mds);
 }
 
 /// The rescaled rounds (Wasm's path for the crate's parameters) against ark-ff's
 /// permutation, natively too: edge values and seeded random states.
-fn rescaled_rounds_match<F: PastaField + FieldArith<Field = F>, M: Modulus29>(
+fn rescaled_rounds_match<F: PastaField + Permutation<Field = F>, M: Modulus29>(
     set: crate::ParamSet,
     rounds: fn(&crate::params::Params<Fe29<M>>, &mut [Fe29<M>; 3]),
 ) where
@@ -525,13 +525,13 @@ fn rescaled_rounds_match<F: PastaField + FieldArith<Field = F>, M: Modulus29>(
 #[test]
 fn rescaled_rounds_match_fp() {
     use crate::ParamSet::{Kimchi, Legacy};
-    rescaled_rounds_match::<Fp, Pallas>(Kimchi, super::kimchi_fp::rounds);
-    rescaled_rounds_match::<Fp, Pallas>(Legacy, super::legacy_fp::rounds);
+    rescaled_rounds_match::<Fp, Pallas>(Kimchi, super::tables::kimchi_fp::rounds);
+    rescaled_rounds_match::<Fp, Pallas>(Legacy, super::tables::legacy_fp::rounds);
 }
 
 #[test]
 fn rescaled_rounds_match_fq() {
     use crate::ParamSet::{Kimchi, Legacy};
-    rescaled_rounds_match::<Fq, Vesta>(Kimchi, super::kimchi_fq::rounds);
-    rescaled_rounds_match::<Fq, Vesta>(Legacy, super::legacy_fq::rounds);
+    rescaled_rounds_match::<Fq, Vesta>(Kimchi, super::tables::kimchi_fq::rounds);
+    rescaled_rounds_match::<Fq, Vesta>(Legacy, super::tables::legacy_fq::rounds);
 }

@@ -18,7 +18,7 @@
 //!
 //! No branch depends on limb values; the conditional subtraction uses a mask.
 
-use crate::backend::sbb;
+use crate::backend::common::sbb;
 
 /// Limbs per element.
 pub(crate) const LIMBS: usize = 4;

@@ -16,7 +16,10 @@
 //! and reduces below p.
 
 use super::arith::{self, LIMBS as LIMBS64};
-use super::{Fe64, Modulus64};
+use super::element::{Fe64, Modulus64};
+use crate::backend::common::{Pallas, Vesta};
+
+const _: () = assert!(is_pasta_shaped(&Pallas::P52) && is_pasta_shaped(&Vesta::P52));
 
 /// Limb width.
 pub(crate) const BITS: u32 = 52;
@@ -57,12 +60,12 @@ type Columns<V> = [V; 2 * LIMBS];
 
 /// Splits a value < 2^256 into 52-bit limbs.
 pub(crate) const fn split(x: &[u64; LIMBS64]) -> [u64; LIMBS] {
-    super::super::split_limbs(x, BITS)
+    crate::backend::common::split_limbs(x, BITS)
 }
 
 /// Joins normalized 52-bit limbs of a value < 2^256.
 pub(crate) const fn join(x: &[u64; LIMBS]) -> [u64; LIMBS64] {
-    super::super::join_limbs(x, BITS)
+    crate::backend::common::join_limbs(x, BITS)
 }
 
 /// Whether p's 52-bit limb 3 is zero (the reduction skips it).

@@ -8,7 +8,7 @@ use ark_ff::{Field, PrimeField};
 use super::arith::*;
 use super::lanes52::{self, Portable};
 use super::{Fe64, Modulus64, Pallas, Vesta};
-use crate::backend::is_below;
+use crate::backend::common::is_below;
 use crate::params::{ParamSet, WIDTH};
 use crate::{FieldArith, Fp, Fq, PastaField};
 
@@ -461,15 +461,15 @@ enum LaneTables {
 
 fn fp_lane_tables(set: ParamSet) -> LaneTables {
     match set {
-        ParamSet::Kimchi => LaneTables::Kimchi(&super::KIMCHI_FP.lanes),
-        ParamSet::Legacy => LaneTables::Legacy(&super::LEGACY_FP.lanes),
+        ParamSet::Kimchi => LaneTables::Kimchi(&super::rounds::KIMCHI_FP.lanes),
+        ParamSet::Legacy => LaneTables::Legacy(&super::rounds::LEGACY_FP.lanes),
     }
 }
 
 fn fq_lane_tables(set: ParamSet) -> LaneTables {
     match set {
-        ParamSet::Kimchi => LaneTables::Kimchi(&super::KIMCHI_FQ.lanes),
-        ParamSet::Legacy => LaneTables::Legacy(&super::LEGACY_FQ.lanes),
+        ParamSet::Kimchi => LaneTables::Kimchi(&super::rounds::KIMCHI_FQ.lanes),
+        ParamSet::Legacy => LaneTables::Legacy(&super::rounds::LEGACY_FQ.lanes),
     }
 }
 

@@ -19,8 +19,9 @@ use core::arch::x86_64::{
     _mm512_storeu_si512,
 };
 
+use super::element::{Fe64, Modulus64};
 use super::lanes52::{self, Lanes, Modulus, LIMBS, MASK};
-use super::{Fe64, Modulus64, Tables64};
+use super::rounds::Tables64;
 use crate::params::{Sbox, WIDTH};
 
 /// Lanes of this width run per call.

@@ -1,0 +1,3 @@
+use super::a::A;
+pub struct B(A);
+pub fn g() {}

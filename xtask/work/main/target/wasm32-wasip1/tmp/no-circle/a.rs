@@ -1,0 +1,4 @@
+pub struct A;
+pub fn f() {}
+#[cfg(test)]
+mod t { use crate::B; }

@@ -1,0 +1,2 @@
+use super::a::A;
+pub struct B(A);

@@ -1,0 +1,4 @@
+mod a;
+mod b;
+pub use a::A;
+pub use b::B;

@@ -1,0 +1,5 @@
+#[macro_use]
+mod m;
+mod outer;
+pub use outer::Deep;
+pub fn top() {}

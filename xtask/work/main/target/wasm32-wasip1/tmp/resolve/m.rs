@@ -1,0 +1,1 @@
+macro_rules! twice { ($e:expr) => { $e; $e } }

@@ -1,0 +1,2 @@
+pub struct Deep;
+fn h() { twice!(crate::top()); }

@@ -1,0 +1,2 @@
+mod inner;
+pub use inner::Deep;
