@@ -6,8 +6,6 @@ ARGS ?=
 # bench.sh splits it at blanks outside quotes, so a criterion regex such as
 # ARGS='Poseidon/poseidon_hash_kimchi/(reference|upstream)$' arrives as typed.
 quoted_args = '$(subst ','\'',$(value ARGS))'
-SETS := kimchi legacy
-FIELDS := fp fq
 
 .PHONY: help check test bench bench-quick bench-structures counts params report compare setup nodes
 
@@ -45,8 +43,5 @@ nodes: ## Install pinned Node 22, 24 and 26 under target/nodes/ (npm's node-linu
 setup: ## Install the wasm target and wasmtime if missing (what .ci/run does)
 	scripts/setup.sh
 
-params: ## Regenerate the constant tables from Mina's rule
-	@for s in $(SETS); do for f in $(FIELDS); do \
-	  echo "poseidon/src/params/tables/$${s}_$${f}.rs"; \
-	  cargo run -q -p poseidon --example gen_params -- $$s $$f > poseidon/src/params/tables/$${s}_$${f}.rs || exit 1; \
-	done; done
+params: ## Regenerate the constant tables from Mina's rule (cargo xtask params)
+	cargo xtask params

@@ -73,7 +73,7 @@
         installPhaseCommand = builtins.readFile ./install-artifact.sh;
       });
 
-  # The count program (benches/examples/count.rs), installed as bin/count[.wasm].
+  # The count program (bench/examples/count.rs), installed as bin/count[.wasm].
   countProgram = args: cargoArtifacts: suffix:
     craneLib.buildPackage (args
       // {

@@ -3,8 +3,8 @@
 # same binaries: x86 instructions natively (valgrind's callgrind), Wasm operators
 # executed (wasmtime fuel) and x86 instructions of wasmtime's compiled code (a module
 # precompiled for pinned Cranelift flags, under callgrind), both through the PyPI
-# package wasmtime, for the IDs of the count program (benches/examples/count.rs).
-# bench-report counts does the measuring (benches/src/counts.rs); this script
+# package wasmtime, for the IDs of the count program (bench/examples/count.rs).
+# bench-report counts does the measuring (bench/src/counts.rs); this script
 # installs what it needs and builds the program. Writes target/counts/counts.json,
 # which make bench shows beside the times.
 #   scripts/counts.sh [--check] [ID_REGEX]

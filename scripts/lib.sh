@@ -125,7 +125,7 @@ upstream_binary() {
         elif grep -qE 'does not have (that|the) feature|feature .* (is not|not found)' "$log"; then
             die "the checkout lacks a feature the lab asks for (above; full log $log): the lab is written against proof-systems 136c1df"
         fi
-        die "building upstream from the checkout failed (above; full log $log); the lab's adapter is written against proof-systems 136c1df (benches/benches/upstream/mod.rs)"
+        die "building upstream from the checkout failed (above; full log $log); the lab's adapter is written against proof-systems 136c1df (bench/benches/upstream/mod.rs)"
     fi
     exe=$(bench_executable <"$dir/$crate-build.json") || true
     if [ -z "$exe" ] || [ ! -f "$exe" ]; then die "could not find the built bench binary of $dir/$crate"; fi

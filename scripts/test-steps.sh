@@ -38,7 +38,7 @@ tool_checks() {
 # i64.mul_wide_u in the wide builds. On the wasip1 bench modules and the package's.
 wasm_instructions() {
     local probe=target/$WASM_TARGET/release/examples/u29_probe.wasm bench wide pkg=$ROOT/target/js-package/dist
-    cargo build -q --release -p poseidon --example u29_probe --target "$WASM_TARGET" &&
+    cargo build -q --release -p poseidon-benches --example u29_probe --target "$WASM_TARGET" &&
         bench=$(bench_binary --target "$WASM_TARGET") && wide=$(with_wide bench_binary --target "$WASM_TARGET") &&
         { [ -f "$pkg/poseidon-wide.wasm" ] || js_package_copy >/dev/null; } &&
         cargo xtask hot-ops "probe=$probe" "bench=$bench" "simd=$pkg/poseidon-simd.wasm" "fma=$pkg/poseidon-fma.wasm" \
@@ -180,8 +180,15 @@ run_tests() {
 wide_bench_smoke() {
     WASMTIME_FLAGS="-W wide-arithmetic=y" bash "$SCRIPTS/wasm-runner.sh" "$(with_wide bench_binary --target "$WASM_TARGET")"
 }
+# The library's user examples (each asserts its results); EXAMPLE ARGS: more cargo
+# arguments, e.g. --target wasm32-wasip1.
+examples() {
+    cargo run -q -p poseidon "$@" --example hash &&
+        cargo run -q -p poseidon "$@" --example merkle_level -- 8 &&
+        cargo run -q -p poseidon "$@" --example backend
+}
 lane_probes() {
-    cargo build -q --release -p poseidon --example f64x2_probe --example dot_probe --target "$WASM_TARGET" &&
+    cargo build -q --release -p poseidon-benches --example f64x2_probe --example dot_probe --target "$WASM_TARGET" &&
         wasmtime run "target/$WASM_TARGET/release/examples/f64x2_probe.wasm" 1000 &&
         wasmtime run "target/$WASM_TARGET/release/examples/dot_probe.wasm" 6400
 }

@@ -1,7 +1,7 @@
 //! The project's automation as a library: the check tiers and their runner, and
 //! the checks and builders that `cargo xtask` runs (see `main.rs` for the tasks).
 //! Nothing here is part of the product: the library (`poseidon/`), the npm package
-//! (`js/`) and the benchmark (`benches/`) depend on none of it.
+//! (`js/`) and the benchmark (`bench/`) depend on none of it.
 
 pub mod make_args;
 pub mod module_graph;

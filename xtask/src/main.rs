@@ -72,6 +72,12 @@ const TASKS: &[Task] = &[
         run: |_, a| tasks::nix_sandbox(a),
     },
     Task {
+        name: "params",
+        about: "regenerate the constant tables from Mina's rule (--check: compare only)",
+        usage: tasks::PARAMS_USAGE,
+        run: tasks::params,
+    },
+    Task {
         name: "module-graph",
         about: "the library's files and the files each uses; fails on a circle",
         usage: xtask::module_graph::USAGE,

@@ -239,3 +239,59 @@ pub fn run_tests(args: &[String]) -> Result<bool, String> {
         _ => Err("BUILD.json -- RUNNER... expected".into()),
     }
 }
+
+/// The usage of `params`.
+pub const PARAMS_USAGE: &str = "usage: cargo xtask params [--check]   (writes poseidon/src/params/tables/SET_FIELD.rs from Mina's rule, by the\n       poseidon example gen_params; --check only compares and fails on a difference)";
+
+/// `params [--check]`: the four constant tables, generated; Ok(false) when
+/// `--check` finds a table that differs from what the rule gives.
+pub fn params(root: &std::path::Path, args: &[String]) -> Result<bool, String> {
+    let check = match args {
+        [] => false,
+        [c] if c == "--check" => true,
+        [h] if h == "-h" || h == "--help" => return Err(String::new()),
+        _ => return Err("only --check is accepted".into()),
+    };
+    let mut same = true;
+    for set in ["kimchi", "legacy"] {
+        for field in ["fp", "fq"] {
+            let path = root.join(format!("poseidon/src/params/tables/{set}_{field}.rs"));
+            let out = std::process::Command::new(std::env::var("CARGO").unwrap_or("cargo".into()))
+                .current_dir(root)
+                .args([
+                    "run",
+                    "-q",
+                    "-p",
+                    "poseidon",
+                    "--example",
+                    "gen_params",
+                    "--",
+                    set,
+                    field,
+                ])
+                .output()
+                .map_err(|e| format!("cargo: {e}"))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "gen_params {set} {field} failed:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            if check {
+                let now = std::fs::read(&path).unwrap_or_default();
+                let ok = now == out.stdout;
+                println!("{} {rel}", if ok { "same     " } else { "DIFFERS  " });
+                same &= ok;
+            } else {
+                std::fs::write(&path, &out.stdout).map_err(|e| format!("{rel}: {e}"))?;
+                println!("wrote {rel}");
+            }
+        }
+    }
+    Ok(same)
+}

@@ -84,7 +84,7 @@ mod tests {
 {"reason":"compiler-artifact","manifest_path":"/w/poseidon/Cargo.toml","profile":{"test":false},"executable":"/w/target/t/poseidon.wasm"}
 {"reason":"compiler-artifact","manifest_path":"/w/poseidon/Cargo.toml","profile":{"test":true},"executable":null}
 {"reason":"build-finished","success":true}
-{"reason":"compiler-artifact","manifest_path":"/w/benches/Cargo.toml","profile":{"test":true},"executable":"/w/target/t/poseidon-bench.wasm"}
+{"reason":"compiler-artifact","manifest_path":"/w/bench/Cargo.toml","profile":{"test":true},"executable":"/w/target/t/poseidon-bench.wasm"}
 {"reason":"compiler-artifact","manifest_path":"/w/poseidon/Cargo.toml","profile":{"test":true},"executable":"/w/target/t/backends.wasm"}
 "#;
         let got = test_binaries(messages);
@@ -96,7 +96,7 @@ mod tests {
                     executable: "/w/target/t/backends.wasm".into()
                 },
                 TestBinary {
-                    dir: "/w/benches".into(),
+                    dir: "/w/bench".into(),
                     executable: "/w/target/t/poseidon-bench.wasm".into()
                 },
             ]

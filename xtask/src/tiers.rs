@@ -181,6 +181,11 @@ pub fn test(root: &Path) -> Result<bool, String> {
         "cargo",
         &["test", "--workspace", "--doc"],
     ));
+    r.run(Step::script(
+        "the library's examples, natively",
+        "examples",
+        &[],
+    ));
     // The three wasm32-wasip1 builds one after the other: side by side, on two
     // cores, they took longer (348 s against 305 s).
     // .cargo/config.toml builds wasm with +simd128; engines without SIMD get the
@@ -211,6 +216,11 @@ pub fn test(root: &Path) -> Result<bool, String> {
         ),
         "wide_doctests",
         &[],
+    ));
+    r.run(Step::script(
+        format!("the library's examples, {WASM} (wasmtime)"),
+        "examples",
+        &["--target", WASM],
     ));
     let node = lib_ok(root, "have_node node");
     let mut runs = vec![

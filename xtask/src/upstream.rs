@@ -1,6 +1,6 @@
 //! The crates that build upstream from a proof-systems checkout, generated under
 //! `target/upstream-lab/` (`cargo xtask upstream-lab`): `lab/`, our benchmark with
-//! backend `upstream` (feature "upstream", `benches/benches/upstream/mod.rs`), and
+//! backend `upstream` (feature "upstream", `bench/benches/upstream/mod.rs`), and
 //! `own/`, upstream's own `poseidon_bench` built as its workspace builds it
 //! (criterion 0.5, the workspace's profiles). Both take mina-poseidon and mina-curves by path: the checkout
 //! is only read, and nothing of it is copied into this repository.
@@ -51,7 +51,7 @@ fn toml_str(p: &Path) -> String {
 
 /// mina-poseidon and mina-curves natively with their default features (as upstream's
 /// own bench builds them), in Wasm without rayon; criterion without threads and
-/// plots in Wasm, as in `benches/`.
+/// plots in Wasm, as in `bench/`.
 fn upstream_deps(ps: &Path, criterion: &str) -> String {
     let (poseidon, curves) = (toml_str(&ps.join("poseidon")), toml_str(&ps.join("curves")));
     format!(
@@ -91,8 +91,8 @@ pub fn lab_manifest(ps: &Path, root: &Path) -> String {
          ark-ff = {{ version = \"0.5\", default-features = false, features = [\"std\"] }}\n\n\
          {}\n[profile.bench]\ncodegen-units = 1\nlto = \"thin\"\n",
         package("poseidon-upstream-lab", ps),
-        toml_str(&root.join("benches/benches/poseidon.rs")),
-        toml_str(&root.join("benches/benches/upstream/count.rs")),
+        toml_str(&root.join("bench/benches/poseidon.rs")),
+        toml_str(&root.join("bench/benches/upstream/count.rs")),
         toml_str(&root.join("poseidon")),
         upstream_deps(ps, "0.8"),
     )

@@ -10,9 +10,9 @@ fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
     let m = lab_manifest(ps, root);
     for want in [
         "\n[workspace]\n",
-        "path = \"/src/lab/benches/benches/poseidon.rs\"",
+        "path = \"/src/lab/bench/benches/poseidon.rs\"",
         "default = [\"upstream\"]",
-        "[[example]]\nname = \"count\"\npath = \"/src/lab/benches/benches/upstream/count.rs\"",
+        "[[example]]\nname = \"count\"\npath = \"/src/lab/bench/benches/upstream/count.rs\"",
         "poseidon = { path = \"/src/lab/poseidon\" }",
         "mina-poseidon = { path = \"/src/proof-systems/poseidon\" }",
         "mina-curves = { path = \"/src/proof-systems/curves\" }",

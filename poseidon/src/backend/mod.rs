@@ -11,7 +11,7 @@
 //! To add a backend: implement [`FieldArith`](crate::FieldArith) and
 //! [`Permutation`] for a type per field, name them in a
 //! [`Backend`], add it to the
-//! differential tests and to the benchmark list (`benches/benches/poseidon.rs`).
+//! differential tests and to the benchmark list (`bench/benches/poseidon.rs`).
 //!
 //! **Stability.** The backend types ([`Reference`], [`U29`], [`U29x2`], [`U64`],
 //! [`U52`]) and [`DefaultBackend`] are the API: pass them to `hash_with`,

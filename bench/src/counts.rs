@@ -1,7 +1,7 @@
 //! `bench-report counts`: counted work per benchmark iteration, exact and the same on
 //! every machine for the same binaries and key.
 //!
-//! Three counts per benchmark ID of the count program (`benches/examples/count.rs`):
+//! Three counts per benchmark ID of the count program (`bench/examples/count.rs`):
 //! - `native_instructions`: x86 instructions executed natively (callgrind's `Ir`
 //!   of the dump between the two `sched_yield` markers);
 //! - `wasm_operators`: Wasm operators executed (wasmtime's fuel, through the PyPI
@@ -431,13 +431,13 @@ pub fn source_sha256(root: &Path) -> Result<String, String> {
         ".cargo/config.toml",
         "poseidon/Cargo.toml",
         "poseidon/build.rs",
-        "benches/Cargo.toml",
+        "bench/Cargo.toml",
     ] {
         if root.join(f).is_file() {
             files.push(f.to_owned());
         }
     }
-    for dir in ["poseidon/src", "benches/examples", "benches/benches/fixed"] {
+    for dir in ["poseidon/src", "bench/examples", "bench/benches/fixed"] {
         let mut stack = vec![root.join(dir)];
         while let Some(d) = stack.pop() {
             let entries = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;

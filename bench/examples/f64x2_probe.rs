@@ -7,7 +7,7 @@
 //! scalar, or two in lanes beside one scalar (README, "Products in f64x2 lanes"):
 //!
 //! ```sh
-//! cargo build --release -p poseidon --example f64x2_probe --target wasm32-wasip1
+//! cargo build --release -p poseidon-benches --example f64x2_probe --target wasm32-wasip1
 //! wasmtime run target/wasm32-wasip1/release/examples/f64x2_probe.wasm [N]
 //! scripts/node-runner.sh target/wasm32-wasip1/release/examples/f64x2_probe.wasm [N]
 //! ```

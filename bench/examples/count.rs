@@ -1,4 +1,4 @@
-//! `count ID K`: the body of benchmark ID (as in `benches/poseidon.rs`, on its
+//! `count ID K`: the body of benchmark ID (as in `bench/poseidon.rs`, on its
 //! inputs) K times between two calls of `std::thread::yield_now()`, the markers,
 //! then a digest of the result after them. Counted, not timed: `scripts/counts.sh`
 //! runs it under callgrind natively (the window is the dump between the markers:

@@ -1,7 +1,7 @@
 //! Runs only the `u29` kimchi permutation, so that its wasm32 build shows which
 //! runtime helpers that backend pulls in. `make test` checks that the module has no
 //! `__multi3` (the 128-bit multiplication helper that arkworks' `u128` products
-//! become in Wasm): `cargo build --release --example u29_probe --target wasm32-wasip1`.
+//! become in Wasm): `cargo build --release -p poseidon-benches --example u29_probe --target wasm32-wasip1`.
 
 use ark_ff::BigInt;
 use poseidon::backend::u29::Fp29;

@@ -9,7 +9,7 @@
 //! "Products by i32x4.dot_i16x8_s"):
 //!
 //! ```sh
-//! cargo build --release -p poseidon --example dot_probe --target wasm32-wasip1
+//! cargo build --release -p poseidon-benches --example dot_probe --target wasm32-wasip1
 //! wasmtime run target/wasm32-wasip1/release/examples/dot_probe.wasm [N]
 //! scripts/node-runner.sh target/wasm32-wasip1/release/examples/dot_probe.wasm [N]
 //! ```
