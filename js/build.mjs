@@ -25,7 +25,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { arg, helpOnRequest, projectRoot } from "./cli.mjs";
+import { arg, helpOnRequest, projectRoot } from "./dev/cli.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 helpOnRequest(import.meta.url);

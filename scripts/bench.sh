@@ -237,7 +237,7 @@ fi
 say "comparison (median per iteration; ratio = runtime / ${runtimes[0]})"
 "$report_bin" --criterion "$results" --out "$report_dir" --since "$start" ${own_args[@]+"${own_args[@]}"} "${env_args[@]}" "${runtimes[@]}"
 
-# The JavaScript package against o1js (js/bench.mjs) under each Node runtime, then
+# The JavaScript package against o1js (js/bench/bench.mjs) under each Node runtime, then
 # in headless Chromium, beside report.json. Only when building here; BENCH_JS=0 skips it.
 js_runtimes=()
 for rt in "${runtimes[@]}"; do case "$rt" in node*) js_runtimes+=("$rt") ;; esac; done
@@ -246,7 +246,7 @@ if [ ${#js_runtimes[@]} -gt 0 ] && [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0
         parts=()
         for rt in "${js_runtimes[@]}"; do
             say "the JavaScript package against o1js under node $("$(node_bin "$rt")" --version)"
-            if "$(node_bin "$rt")" "$js_dir/bench.mjs" --runtime "$rt" --out "$report_dir/js-$rt.json"; then
+            if "$(node_bin "$rt")" "$js_dir/bench/bench.mjs" --runtime "$rt" --out "$report_dir/js-$rt.json"; then
                 parts+=("$report_dir/js-$rt.json")
             else
                 say "warning: the JavaScript benchmark failed under $rt"
@@ -254,13 +254,13 @@ if [ ${#js_runtimes[@]} -gt 0 ] && [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0
         done
         if ensure_chromium; then
             say "the JavaScript package against o1js in headless $(chromium --version 2>/dev/null || echo chromium)"
-            if node "$js_dir/bench-browser.mjs" --out "$report_dir/js-chromium.json"; then
+            if node "$js_dir/bench/bench-browser.mjs" --out "$report_dir/js-chromium.json"; then
                 parts+=("$report_dir/js-chromium.json")
             else
                 say "warning: the JavaScript benchmark failed in Chromium"
             fi
             say "the same with --js-flags=--wasm-wide-arithmetic (the package's wide module)"
-            if node "$js_dir/bench-browser.mjs" --wide --out "$report_dir/js-chromium-wide.json"; then
+            if node "$js_dir/bench/bench-browser.mjs" --wide --out "$report_dir/js-chromium-wide.json"; then
                 parts+=("$report_dir/js-chromium-wide.json")
             else
                 say "warning: the JavaScript benchmark with wide arithmetic failed in Chromium"
@@ -268,7 +268,7 @@ if [ ${#js_runtimes[@]} -gt 0 ] && [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0
         else
             say "chromium not found: skipping the browser column of the JavaScript comparison"
         fi
-        [ ${#parts[@]} -eq 0 ] || node "$js_dir/js-report.mjs" --out "$report_dir/js-report.json" "${parts[@]}"
+        [ ${#parts[@]} -eq 0 ] || node "$js_dir/bench/js-report.mjs" --out "$report_dir/js-report.json" "${parts[@]}"
     else
         say "warning: could not prepare the JavaScript package (needs npm and the registry for o1js)"
     fi

@@ -195,8 +195,9 @@ ensure_nix() { ensure_apt nix nix-bin; }
 # are pinned by package.json (exact) and package-lock.json either way.
 js_package_copy() {
     local dir=$ROOT/target/js-package
-    mkdir -p "$dir" &&
-        (cd "$ROOT/js" && cp -r ./*.js ./*.mjs ./*.d.ts package.json package-lock.json README.md test browser "$dir"/) &&
+    # The copy is exact: what an earlier layout left is removed (its npm install is kept).
+    mkdir -p "$dir" && find "$dir" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} + &&
+        (cd "$ROOT/js" && cp -r ./*.js ./*.mjs ./*.d.ts package.json package-lock.json README.md test bench check dev "$dir"/) &&
         (cd "$dir" && npm install --no-audit --no-fund >&2) &&
         node "$ROOT/js/build.mjs" --out "$dir" >&2 &&
         printf '%s\n' "$dir"

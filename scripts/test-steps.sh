@@ -69,8 +69,8 @@ js_package() {
 fma_kernel() {
     local dir=$ROOT/target/js-package
     bash "$SCRIPTS/nodes.sh" 24 >&2 && cargo run -q -p poseidon-fma-kernel -- --out "$dir/fma/kimchi-fp.wasm" &&
-        (cd "$dir" && "$ROOT/target/nodes/24/bin/node" fma-kernel.mjs fma/kimchi-fp.wasm --check) &&
-        if [ "${1:-}" = chromium ]; then (cd "$dir" && node fma-kernel.mjs fma/kimchi-fp.wasm --check --chromium); fi
+        (cd "$dir" && "$ROOT/target/nodes/24/bin/node" bench/fma-kernel.mjs fma/kimchi-fp.wasm --check) &&
+        if [ "${1:-}" = chromium ]; then (cd "$dir" && node bench/fma-kernel.mjs fma/kimchi-fp.wasm --check --chromium); fi
 }
 
 # The flake, offline: syntax of every .nix file, and flake.lock complete and

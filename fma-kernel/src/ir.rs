@@ -20,7 +20,7 @@ pub(crate) const OFF: u64 = 1 << 61;
 pub(crate) const POOL: u32 = 0;
 pub(crate) const TABLES: u32 = 2048;
 /// Where the interpreter puts the state (2 vectors × 5 limbs × 2 lanes of `f64`)
-/// and the region, as `js/fma-lib.mjs` does.
+/// and the region, as `js/bench/fma-lib.mjs` does.
 pub(crate) const STATE: u32 = 1024;
 pub(crate) const BASE: u32 = 4096;
 

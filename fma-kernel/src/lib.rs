@@ -35,7 +35,7 @@
 //!
 //! The generated statements are also interpreted here ([`Interp`], with
 //! `f64::mul_add`), which is how the tests check the generator against the
-//! reference permutation natively; `js/fma-kernel.mjs` checks the module itself
+//! reference permutation natively; `js/bench/fma-kernel.mjs` checks the module itself
 //! against o1js and times it. Kimchi sets only (no initial round constants).
 
 mod consts;

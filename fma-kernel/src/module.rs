@@ -26,7 +26,7 @@ pub struct Module {
 /// Where the module's memory comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Memory {
-    /// Its own, exported as `memory` (for `js/fma-kernel.mjs`).
+    /// Its own, exported as `memory` (for `js/bench/fma-kernel.mjs`).
     Own,
     /// Imported as `env.memory`: to be merged into the package's module (binaryen's
     /// `wasm-merge`, the Rust module named `env`), which then allocates the region.

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { P, Q, hash, hashFq, hashLegacy, hashMany, moduleBytes, permute } from "../index.js";
-import { PoseidonLegacy, blockFp, blockFq, hashFp as o1, sponge } from "../o1js-ref.mjs";
+import { PoseidonLegacy, blockFp, blockFq, hashFp as o1, sponge } from "./o1js-ref.mjs";
 import { initModuleUnderTest, join, splitmix, words } from "./common.mjs";
 
 await initModuleUnderTest();

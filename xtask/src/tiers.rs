@@ -391,7 +391,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
     js.push(Step::new(
         "js package, every module under wasmtime against o1js (wide: no Node runs it)",
         "node",
-        &["target/js-package/wasmtime-check.mjs"],
+        &["target/js-package/check/wasmtime-check.mjs"],
     ));
     r.run_parallel(js, 2);
     let chromium = lib_ok(root, "ensure_chromium");
@@ -402,7 +402,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
         Step::new(
             "js package: browser check (headless chromium)",
             "node",
-            &["target/js-package/browser-check.mjs"],
+            &["target/js-package/check/browser-check.mjs"],
         )
         .env("POSEIDON_VECTORS", &vectors.to_string_lossy()),
         "chromium not found and not installable here",
@@ -413,7 +413,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
         Step::new(
             "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle in chromium",
             "node",
-            &["target/js-package/pack-check.mjs"],
+            &["target/js-package/check/pack-check.mjs"],
         ),
         "chromium not found and not installable here",
     );

@@ -1,7 +1,7 @@
 // Our package against o1js 2.15.0 in one Node process: per permutation, per hash of
 // 1 and 16 elements and per Merkle level of 64 pairs (cases.mjs), timed as
 // timing.mjs describes (warm-up, alternating rounds, median over rounds).
-//   node js/bench.mjs [--out FILE] [--rounds N] [--runtime NAME] [--module M]
+//   node js/bench/bench.mjs [--out FILE] [--rounds N] [--runtime NAME] [--module M]
 //   (defaults: target/bench-report/js-report.json of the checkout, 9 rounds,
 //   node<major>, the best module this Node supports)
 import { createRequire } from "node:module";
@@ -11,12 +11,13 @@ import { fileURLToPath } from "node:url";
 
 import * as o1js from "o1js";
 
-import { arg, helpOnRequest, reportOut } from "./cli.mjs";
+import { arg, helpOnRequest, reportOut } from "../dev/cli.mjs";
 import { makeCases, report } from "./cases.mjs";
-import { backend } from "./index.js";
+import { backend } from "../index.js";
 import { measure } from "./timing.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
+// The package directory (this script is one folder below it).
+const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 helpOnRequest(import.meta.url);
 const out = reportOut(import.meta.url, "js-report.json");
 const rounds = Number(arg("--rounds", 9));
@@ -25,7 +26,7 @@ const runtime = arg("--runtime", `node${process.versions.node.split(".")[0]}`);
 
 const require = createRequire(import.meta.url);
 // Not in o1js's package exports: load the file by path.
-const kimchi = require(resolve(here, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
+const kimchi = require(resolve(pkg, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
 // --module M: run ours on that module (default: the best this Node supports).
 const cases = await makeCases(o1js, kimchi.caml_pasta_fp_poseidon_block_cipher, arg("--module"));
 

@@ -2,7 +2,7 @@
 // structures and salted hashes against this package's, on the same seeded data,
 // after checking that both give the same roots and hashes. o1js runs each case
 // once (they take seconds to a minute); ours is the median of --rounds runs.
-//   node js/bench-structures.mjs [--scale S] [--rounds N] [--module M] [--out FILE]
+//   node js/bench/bench-structures.mjs [--scale S] [--rounds N] [--module M] [--out FILE]
 //   --scale 1 (default): the acceptance sizes (MerkleTree(17) with 4,096 leaves,
 //   200 MerkleMap.set, IndexedMerkleMap(33) with 1,000 inserts, 1,000
 //   hashWithPrefix); --scale 0.1 for a quick look (about 10 s instead of 2 min).
@@ -12,9 +12,9 @@ import { dirname } from "node:path";
 
 import * as o1js from "o1js";
 
-import { arg, helpOnRequest, reportOut } from "./cli.mjs";
-import { IndexedMerkleMap, MerkleMap, MerkleTree, P, backend, hashWithPrefix, init } from "./index.js";
-import { installFastPoseidon } from "./o1js.js";
+import { arg, helpOnRequest, reportOut } from "../dev/cli.mjs";
+import { IndexedMerkleMap, MerkleMap, MerkleTree, P, backend, hashWithPrefix, init } from "../index.js";
+import { installFastPoseidon } from "../o1js.js";
 import { median } from "./timing.mjs";
 
 helpOnRequest(import.meta.url);

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 
 import { Field, Poseidon } from "o1js";
 
-const o1jsFile = (path) => new URL(`./node_modules/o1js/dist/node/${path}`, import.meta.url);
+const o1jsFile = (path) => new URL(`../node_modules/o1js/dist/node/${path}`, import.meta.url);
 
 /** o1js's `Poseidon.hash` (kimchi, Fp) of bigints. */
 export const hashFp = (xs) => Poseidon.hash(xs.map((x) => Field(x))).toBigInt();

@@ -1,11 +1,11 @@
 // Merges the per-runtime reports of the JavaScript comparison (bench.mjs under each
 // Node, bench-browser.mjs in Chromium) into one table: a column per runtime, the
 // ratios to o1js below it. Writes the merged JSON.
-//   node js/js-report.mjs --out FILE REPORT.json [REPORT.json ...]
+//   node js/bench/js-report.mjs --out FILE REPORT.json [REPORT.json ...]
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
-import { helpOnRequest } from "./cli.mjs";
+import { helpOnRequest } from "../dev/cli.mjs";
 
 helpOnRequest(import.meta.url);
 
@@ -13,7 +13,7 @@ const args = process.argv.slice(2);
 const at = args.indexOf("--out");
 const out = at >= 0 ? resolve(args.splice(at, 2)[1]) : null;
 if (!out || args.length === 0) {
-  console.error("usage: node js/js-report.mjs --out FILE REPORT.json [REPORT.json ...]");
+  console.error("usage: node js/bench/js-report.mjs --out FILE REPORT.json [REPORT.json ...]");
   process.exit(2);
 }
 const parts = args.map((f) => JSON.parse(readFileSync(f, "utf8")));

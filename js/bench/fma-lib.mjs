@@ -1,4 +1,4 @@
-// Shared by fma-kernel.mjs (Node) and browser/fma.html: the generated FMA kernel
+// Shared by fma-kernel.mjs (Node) and fma.html: the generated FMA kernel
 // module's state layout (fma-kernel/src/module.rs), its check against o1js's
 // block cipher on edge and seeded random states, and the timed cases.
 import { measure } from "./timing.mjs";

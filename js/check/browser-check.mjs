@@ -1,12 +1,12 @@
-// The browser check: opens browser/index.html in headless Chromium (browser-server.mjs)
+// The browser check: opens check/index.html in headless Chromium (browser-server.mjs)
 // once per module of the package, and waits for the page to post its report
 // (vectors hashed one by one and in one hashMany, hashes, batches, permutations,
 // Merkle structures, salted hashes and the adapter against o1js's web build,
 // permutation time). The wide
 // module runs with --js-flags=--wasm-wide-arithmetic (Chrome has it behind the flag).
-//   node js/browser-check.mjs           (CHROMIUM=path overrides the browser)
-import { runPage } from "./browser-server.mjs";
-import { helpOnRequest } from "./cli.mjs";
+//   node js/check/browser-check.mjs           (CHROMIUM=path overrides the browser)
+import { runPage } from "../dev/browser-server.mjs";
+import { helpOnRequest } from "../dev/cli.mjs";
 
 helpOnRequest(import.meta.url);
 
@@ -18,7 +18,7 @@ const runs = [
 ];
 let passed = 0, failed = 0;
 for (const { module, flags } of runs) {
-  const report = await runPage(`browser/index.html?module=${module}`, { flags });
+  const report = await runPage(`check/index.html?module=${module}`, { flags });
   // Chromium got wide arithmetic (behind the flag) in a later version than some
   // distributions ship: a module this Chromium cannot run is skipped, not failed.
   if (report.supported && !report.supported.includes(module)) {

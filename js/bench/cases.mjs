@@ -1,8 +1,8 @@
 // The cases of the JavaScript comparison with o1js, shared by the Node benchmark
-// (bench.mjs) and the browser one (browser/bench.html): our permutation and hashes
+// (bench.mjs) and the browser one (bench.html): our permutation and hashes
 // beside o1js's Rust-wasm block cipher and its JS Poseidon.hash, after checking that
 // all of them agree on the inputs used.
-import { P, hash, hashMany, init, moduleBytes, permute } from "./index.js";
+import { P, hash, hashMany, init, moduleBytes, permute } from "../index.js";
 
 export const O1JS_VERSION = "2.15.0";
 

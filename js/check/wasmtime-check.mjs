@@ -19,14 +19,15 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { PoseidonLegacy, blockFp, blockFq, hashFp, sponge, updateFp } from "./o1js-ref.mjs";
-import { P, Q } from "./index.js";
-import { join as join4, splitmix, words } from "./test/common.mjs";
-import { helpOnRequest } from "./cli.mjs";
+import { PoseidonLegacy, blockFp, blockFq, hashFp, sponge, updateFp } from "../test/o1js-ref.mjs";
+import { P, Q } from "../index.js";
+import { join as join4, splitmix, words } from "../test/common.mjs";
+import { helpOnRequest } from "../dev/cli.mjs";
 
 helpOnRequest(import.meta.url);
 
-const here = dirname(fileURLToPath(import.meta.url));
+// The package directory (this script is one folder below it).
+const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);
 const timing = argv.includes("--time");
 const roundsAt = argv.indexOf("--rounds");
@@ -36,7 +37,7 @@ if (!(rounds >= 1) || (roundsAt >= 0 && !timing)) {
   console.error("usage: node wasmtime-check.mjs [--time [--rounds N]] [MODULE.wasm ...]");
   process.exit(2);
 }
-const modules = files.length ? files.map((f) => resolve(f)) : ["wide", "fma", "simd", "scalar"].map((m) => join(here, `dist/poseidon-${m}.wasm`));
+const modules = files.length ? files.map((f) => resolve(f)) : ["wide", "fma", "simd", "scalar"].map((m) => join(pkg, `dist/poseidon-${m}.wasm`));
 const missing = modules.filter((f) => !existsSync(f));
 if (missing.length) {
   console.error(`wasmtime-check: no such module: ${missing.join(", ")} (build them with node build.mjs)`);
@@ -163,7 +164,7 @@ wat += `  (func $fused (local $p i32)
 wat += `  (func (export "_start")\n    (call $fused)\n    ${cases.map((_, k) => `(call $case${k})`).join("\n    ")})\n)\n`;
 
 // The drivers go beside the package (target/js-package in the scripts), removed at the end.
-const dir = join(here, ".wasmtime-check");
+const dir = join(pkg, ".wasmtime-check");
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir);
 const driver = join(dir, "driver.wat");

@@ -1,4 +1,4 @@
-// Timing for the benchmark scripts (bench.mjs, compare.mjs, browser/bench.html):
+// Timing for the benchmark scripts (bench.mjs, compare.mjs, bench.html):
 // every case is warmed up first, then measured in rounds that take each case in
 // turn, so a drift of the machine touches all alike. Per round the median of timed
 // batches; the result is the median over rounds, in ns per call. Node's hrtime

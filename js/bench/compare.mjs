@@ -4,7 +4,7 @@
 // Timed as timing.mjs describes (warm-up, alternating rounds, median over rounds).
 // Each module's result is checked against o1js first. For trying a change to the
 // arithmetic: build, copy the module aside, change, build again, compare.
-//   node js/compare.mjs A.wasm [B.wasm ...] [--rounds N] [--batch]   (default 15 rounds)
+//   node js/bench/compare.mjs A.wasm [B.wasm ...] [--rounds N] [--batch]   (default 15 rounds)
 //   --batch: also each module's raw hash_many export on 64 pairs, per hash, beside
 //   its permute export (first checked against permute)
 //   (modules: target/wasm32-unknown-unknown/release/poseidon_js.wasm after
@@ -15,22 +15,23 @@ import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { measure } from "./timing.mjs";
-import { helpOnRequest } from "./cli.mjs";
+import { helpOnRequest } from "../dev/cli.mjs";
 
 helpOnRequest(import.meta.url);
 
-const here = dirname(fileURLToPath(import.meta.url));
+// The package directory (this script is one folder below it).
+const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const at = args.indexOf("--rounds");
 const rounds = at >= 0 ? Number(args.splice(at, 2)[1]) : 15;
 const batchAt = args.indexOf("--batch");
 const batch = batchAt >= 0 && args.splice(batchAt, 1).length > 0;
 if (args.length === 0 || !(rounds >= 1)) {
-  console.error("usage: node js/compare.mjs A.wasm [B.wasm ...] [--rounds N] [--batch]");
+  console.error("usage: node js/bench/compare.mjs A.wasm [B.wasm ...] [--rounds N] [--batch]");
   process.exit(2);
 }
 const require = createRequire(import.meta.url);
-const kimchi = require(resolve(here, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
+const kimchi = require(resolve(pkg, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
 
 const P = 2n ** 254n + 45560315531419706090280762371685220353n;
 const xs = [1n, 2n, 3n].map((i) => (i * 0x9e3779b97f4a7c15n) ** 3n % P);

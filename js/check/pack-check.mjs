@@ -12,14 +12,15 @@ import { fileURLToPath } from "node:url";
 
 import * as o1js from "o1js";
 
-import { runPage } from "./browser-server.mjs";
-import { helpOnRequest } from "./cli.mjs";
+import { runPage } from "../dev/browser-server.mjs";
+import { helpOnRequest } from "../dev/cli.mjs";
 
 helpOnRequest(import.meta.url);
 
-const here = dirname(fileURLToPath(import.meta.url));
-const consumer = join(here, "consumer");
-const bin = (name) => join(here, "node_modules/.bin", name);
+// The package directory (this script is one folder below it).
+const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const consumer = join(pkg, "consumer");
+const bin = (name) => join(pkg, "node_modules/.bin", name);
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: consumer, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...opts });
 let passed = 0, failed = 0;
 function check(what, f) {
@@ -51,7 +52,7 @@ rmSync(consumer, { recursive: true, force: true });
 mkdirSync(consumer, { recursive: true });
 let tarball;
 check("npm pack", () => {
-  const out = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", consumer], { cwd: here, encoding: "utf8" }));
+  const out = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", consumer], { cwd: pkg, encoding: "utf8" }));
   tarball = join(consumer, out[0].filename);
   const files = out[0].files.map((f) => f.path);
   for (const f of ["index.js", "index.d.ts", "o1js.js", "o1js.d.ts", "merkle.js", "dist/wasm-simd.js", "README.md", "LICENSE-MIT", "LICENSE-APACHE"]) {

@@ -13,14 +13,15 @@ import { createServer } from "node:http";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const js = dirname(fileURLToPath(import.meta.url));
+// The package directory (this file is in its dev/).
+const js = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 // $POSEIDON_VECTORS when the scripts check a copy of the package under target/.
 const vectors = resolve(process.env.POSEIDON_VECTORS ?? resolve(js, "../poseidon/tests/data"));
 const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
 export const browser = process.env.CHROMIUM ?? "chromium";
 const isolation = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
 
-// page: a path below the package, e.g. "browser/index.html"; flags: more Chromium
+// page: a path below the package, e.g. "check/index.html"; flags: more Chromium
 // options (e.g. --js-flags=--wasm-wide-arithmetic).
 export async function runPage(page, options = {}) {
   const first = await openPage(page, options);

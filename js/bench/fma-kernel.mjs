@@ -2,14 +2,14 @@
 // poseidon-fma-kernel`) checked against o1js's block cipher, then its single
 // and pair exports timed beside the package's own `permute` export and o1js in one
 // process (timing.mjs).
-//   node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--against OTHER-KERNEL.wasm] [--rounds N] [--check] [--chromium]
+//   node js/bench/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--against OTHER-KERNEL.wasm] [--rounds N] [--check] [--chromium]
 // --against: a second kernel build (e.g. from an earlier commit) checked, then timed
 // in the same process.
 // The kernel permutes a state already in its Montgomery form (x·2^261 mod p in
 // 52-bit limbs, as f64); the package's export also converts from and to canonical
 // integers, so the kernel's figure leaves that conversion out. --check: the
 // agreement only (make test). --chromium: the same inside headless Chromium
-// (browser/fma.html; KERNEL must lie inside the package directory). Needs relaxed
+// (fma.html; KERNEL must lie inside the package directory). Needs relaxed
 // SIMD with a fused multiply-add (Node 22+; Node 20 with --experimental-wasm-relaxed-simd).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -17,18 +17,19 @@ import { basename, dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { check, time } from "./fma-lib.mjs";
-import { helpOnRequest } from "./cli.mjs";
+import { helpOnRequest } from "../dev/cli.mjs";
 
 helpOnRequest(import.meta.url);
 
-const here = dirname(fileURLToPath(import.meta.url));
+// The package directory (this script is one folder below it).
+const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const take = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args.splice(i, 2)[1] : dflt;
 };
 const rounds = Number(take("--rounds", 15));
-const pkgModule = take("--package", resolve(here, "dist/poseidon-simd.wasm"));
+const pkgModule = take("--package", resolve(pkgDir, "dist/poseidon-simd.wasm"));
 const against = take("--against", null);
 const flag = (name) => {
   const i = args.indexOf(name);
@@ -38,7 +39,7 @@ const checkOnly = flag("--check");
 const chromium = flag("--chromium");
 const [kernelFile] = args;
 if (!kernelFile || !(rounds >= 1) || args.length > 1 || (against && chromium)) {
-  console.error("usage: node js/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--against OTHER-KERNEL.wasm] [--rounds N] [--check] [--chromium]\n  (--against: another build's two exports timed in the same process, Node only)");
+  console.error("usage: node js/bench/fma-kernel.mjs KERNEL.wasm [--package MODULE.wasm] [--against OTHER-KERNEL.wasm] [--rounds N] [--check] [--chromium]\n  (--against: another build's two exports timed in the same process, Node only)");
   process.exit(2);
 }
 const kernelNames = (f) => [`${basename(f)} fma_permute`, `${basename(f)} fma_permute2 (per state)`];
@@ -50,13 +51,13 @@ const print = (engine, med) => {
 };
 
 if (chromium) {
-  const { runPage } = await import("./browser-server.mjs");
-  const rel = (f) => relative(here, resolve(f));
+  const { runPage } = await import("../dev/browser-server.mjs");
+  const rel = (f) => relative(pkgDir, resolve(f));
   if ([kernelFile, pkgModule].some((f) => rel(f).startsWith(".."))) {
     console.error("--chromium: KERNEL and --package must lie inside the package directory (the page server's root)");
     process.exit(2);
   }
-  const page = `browser/fma.html?kernel=${encodeURIComponent(rel(kernelFile))}&package=${encodeURIComponent(rel(pkgModule))}&rounds=${rounds}&check=${checkOnly ? 1 : 0}`;
+  const page = `bench/fma.html?kernel=${encodeURIComponent(rel(kernelFile))}&package=${encodeURIComponent(rel(pkgModule))}&rounds=${rounds}&check=${checkOnly ? 1 : 0}`;
   const got = await runPage(page, { timeoutMs: 600_000 });
   if (got.error) {
     console.error(`the page failed: ${got.error}`);
@@ -70,7 +71,7 @@ if (chromium) {
 }
 
 const require = createRequire(import.meta.url);
-const kimchi = require(resolve(here, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
+const kimchi = require(resolve(pkgDir, "node_modules/o1js/dist/node/bindings/compiled/node_bindings/kimchi_wasm.cjs"));
 const blockCipher = (bytes) => kimchi.caml_pasta_fp_poseidon_block_cipher(bytes);
 const { instance } = await WebAssembly.instantiate(readFileSync(kernelFile), {});
 const { failures, tried } = check(instance.exports, blockCipher);
