@@ -2,10 +2,10 @@
 # and CI run. `make help` lists the targets.
 
 ARGS ?=
-# ARGS reaches bench.sh unexpanded (make's $(value)) and single-quoted for the shell;
-# bench.sh splits it at blanks outside quotes, so a criterion regex such as
+# make bench hands ARGS to bench.sh unexpanded (make's $(value)) in the environment,
+# where bench.sh splits it at blanks outside quotes: a criterion regex such as
 # ARGS='Poseidon/poseidon_hash_kimchi/(reference|upstream)$' arrives as typed.
-quoted_args = '$(subst ','\'',$(value ARGS))'
+bench bench-quick: export BENCH_ARGS = $(value ARGS)
 
 .PHONY: help check test bench bench-quick bench-structures counts params report compare setup nodes
 
@@ -19,10 +19,10 @@ test: ## Every check (what CI runs): check's, then doctests, other wasm builds, 
 	cargo xtask test
 
 bench: ## Benchmark natively, under wasmtime and under each Node, print the table; criterion args in ARGS='…', a proof-systems checkout in PROOF_SYSTEMS=…
-	BENCH_ARGS=$(quoted_args) scripts/bench.sh
+	cargo xtask bench
 
 bench-quick: ## The same with criterion's --quick
-	BENCH_ARGS=$(quoted_args) scripts/bench.sh --quick
+	cargo xtask bench --quick
 
 bench-structures: ## o1js's Merkle trees, maps and salted hashes against ours, one Node process (about 2 min; ARGS='--scale 0.1' for a quick look)
 	scripts/bench-structures.sh $(value ARGS)

@@ -30,6 +30,12 @@ const TASKS: &[Task] = &[
         run: |root, _| tiers::test(root),
     },
     Task {
+        name: "bench",
+        about: "the benchmark natively, under wasmtime and each Node, then the table (criterion's arguments after --)",
+        usage: tasks::BENCH_USAGE,
+        run: tasks::bench,
+    },
+    Task {
         name: "run-tests",
         about: "run test executables built once (cargo test --no-run) through a runner: wasmtime, Node",
         usage: tasks::RUN_TESTS_USAGE,

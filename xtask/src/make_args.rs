@@ -1,5 +1,5 @@
-//! `make test`'s check that `make bench ARGS='…'` and `scripts/bench.sh` hand
-//! criterion its arguments exactly as typed: regexes with `( | $ \`, quoted
+//! `make test`'s check that `make bench ARGS='…'` and `cargo xtask bench -- ARGS`
+//! hand criterion its arguments exactly as typed: regexes with `( | $ \`, quoted
 //! spaces, shell metacharacters, nothing at all; and that an unclosed quote in
 //! ARGS is an error rather than a silently different argument list.
 //!
@@ -27,7 +27,8 @@ const MAKE_CASES: [(&str, &str); 5] = [
     ("", ""),
 ];
 
-/// Arguments given to `scripts/bench.sh` directly, and what criterion must get.
+/// Arguments given to `cargo xtask bench --` (argv, no splitting), and what
+/// criterion must get.
 const SCRIPT_CASE: ([&str; 2], &str) = (["--quick", "a|b c$"], "[--quick][a|b c$]");
 
 /// Counts the verdicts and prints one line for each.
@@ -82,12 +83,15 @@ pub fn run(root: &Path) -> Result<bool, String> {
     }
 
     let (args, want) = SCRIPT_CASE;
-    let mut cmd = Command::new(root.join("scripts/bench.sh"));
-    cmd.args(args)
+    let xtask = std::env::current_exe().map_err(|e| format!("this program: {e}"))?;
+    let mut cmd = Command::new(xtask);
+    cmd.arg("bench")
+        .arg("--")
+        .args(args)
         .env("BENCH_PRINT_ARGS", "1")
         .current_dir(root);
-    let (_, got, _) = run_cmd(&mut cmd, "scripts/bench.sh")?;
-    t.verdict(got == want, &format!("scripts/bench.sh args -> {got}"));
+    let (_, got, _) = run_cmd(&mut cmd, "cargo xtask bench")?;
+    t.verdict(got == want, &format!("cargo xtask bench -- args -> {got}"));
 
     let (success, _, both) = run_cmd(&mut make_bench(root, "it's"), "make")?;
     let first = both.lines().next().unwrap_or("");

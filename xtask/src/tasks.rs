@@ -295,3 +295,21 @@ pub fn params(root: &std::path::Path, args: &[String]) -> Result<bool, String> {
     }
     Ok(same)
 }
+
+/// The usage of `bench`.
+pub const BENCH_USAGE: &str = "usage: cargo xtask bench [-- CRITERION ARGS...]   (scripts/bench.sh: every runtime, then the table;\n       `cargo xtask bench -- --help` for its environment: PROOF_SYSTEMS, BENCH_RUNTIMES, BENCH_ROUNDS, ...)";
+
+/// `bench [--] ARGS...`: scripts/bench.sh with criterion's arguments as given.
+pub fn bench(root: &std::path::Path, args: &[String]) -> Result<bool, String> {
+    let args = match args.first().map(String::as_str) {
+        Some("--") => &args[1..],
+        _ => args,
+    };
+    let status = std::process::Command::new("bash")
+        .arg(root.join("scripts/bench.sh"))
+        .args(args)
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("bash scripts/bench.sh: {e}"))?;
+    Ok(status.success())
+}
