@@ -12,8 +12,9 @@ mkdir -p "$logs"
 # Nix 2.8 offline: flakes on, no substituters, no registry (for the nix_* steps).
 export_offline_nix_config
 
-native_tool=$ROOT/target/release/poseidon
-wasm_tool=$ROOT/target/$WASM_TARGET/release/poseidon.wasm
+# The tool as the tests built it (dev profile, debug assertions on).
+native_tool=$ROOT/target/debug/poseidon
+wasm_tool=$ROOT/target/$WASM_TARGET/debug/poseidon.wasm
 report=$ROOT/target/release/bench-report
 
 # The tool on one runtime (cargo xtask tool-checks: bad input and every backend):

@@ -263,11 +263,10 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
         "make_args_check",
         &[],
     ));
-    r.run(Step::new(
-        "build tool host",
-        "cargo",
-        &["build", "--release", "-p", "poseidon", "--bin", "poseidon"],
-    ));
+    // The tool's checks run the dev builds that the tests made (target/debug,
+    // target/wasm32-wasip1/debug): debug assertions on, and no release build of the
+    // library with the tool's features (74 s). Release builds of the library are
+    // run by the package, bench and counts steps.
     r.run(Step::new(
         "build bench-report host",
         "cargo",
@@ -281,20 +280,6 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
         ],
     ));
     r.run(Step::new(
-        format!("build tool {WASM}"),
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "-p",
-            "poseidon",
-            "--bin",
-            "poseidon",
-            "--target",
-            WASM,
-        ],
-    ));
-    r.run(Step::new(
         "permutation files (native tool)",
         "cargo",
         &[
@@ -302,7 +287,7 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
             "permutation-files",
             "target/test-logs",
             "--",
-            "target/release/poseidon",
+            "target/debug/poseidon",
         ],
     ));
     r.run(Step::script(
