@@ -1,3 +1,0 @@
-use super::a::A;
-pub struct B(A);
-pub fn g() {}

@@ -1,4 +1,0 @@
-pub struct A;
-pub fn f() {}
-#[cfg(test)]
-mod t { use crate::B; }

@@ -1,2 +1,0 @@
-use super::a::A;
-pub struct B(A);

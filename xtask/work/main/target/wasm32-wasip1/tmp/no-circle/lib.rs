@@ -1,4 +1,0 @@
-mod a;
-mod b;
-pub use a::A;
-pub use b::B;

@@ -1,5 +1,0 @@
-#[macro_use]
-mod m;
-mod outer;
-pub use outer::Deep;
-pub fn top() {}

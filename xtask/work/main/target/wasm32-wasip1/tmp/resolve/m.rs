@@ -1,1 +1,0 @@
-macro_rules! twice { ($e:expr) => { $e; $e } }

@@ -1,2 +1,0 @@
-pub struct Deep;
-fn h() { twice!(crate::top()); }

@@ -1,2 +1,0 @@
-mod inner;
-pub use inner::Deep;
