@@ -181,16 +181,16 @@ run_tests() {
 wide_bench_smoke() {
     WASMTIME_FLAGS="-W wide-arithmetic=y" bash "$SCRIPTS/wasm-runner.sh" "$(with_wide bench_binary --target "$WASM_TARGET")"
 }
-# The library's user examples (each asserts its results), from the workspace's build
-# that the tests made (cargo build --workspace reuses it; `cargo run -p poseidon`
-# would resolve features for the one package and build the library again).
+# The library's user examples (each asserts its results), built on the workspace's
+# build that the tests made (cargo build --workspace reuses it; `cargo run -p
+# poseidon` would resolve features for the one package and build the library again).
 # examples [--target TRIPLE]: under cargo's runner for TRIPLE (wasmtime for wasm32-wasip1).
 examples() {
     local dir=target/debug/examples ext="" run=() target=()
     if [ "${1:-}" = --target ]; then
         target=(--target "$2") dir=target/$2/debug/examples ext=.wasm run=(bash "$SCRIPTS/wasm-runner.sh")
     fi
-    cargo build -q --workspace --examples "${target[@]}" &&
+    cargo build -q --workspace --example hash --example merkle_level --example backend ${target[@]+"${target[@]}"} &&
         ${run[@]+"${run[@]}"} "$dir/hash$ext" &&
         ${run[@]+"${run[@]}"} "$dir/merkle_level$ext" 8 &&
         ${run[@]+"${run[@]}"} "$dir/backend$ext"

@@ -387,14 +387,6 @@ impl Graph {
         for u in &r.uses {
             if let Some(to) = r.resolve(u.module, &u.segs, 0) {
                 if to != u.file {
-                    if std::env::var_os("MODULE_GRAPH_DEBUG").is_some() {
-                        eprintln!(
-                            "{} -> {}: {}",
-                            r.files[u.file],
-                            r.files[to],
-                            u.segs.join("::")
-                        );
-                    }
                     edges[u.file].insert(to);
                 }
             }
