@@ -234,6 +234,8 @@ if [ -f "$counts_file" ]; then
     [ -n "$prebuilt" ] || own_args+=(--root "$ROOT")
 fi
 
+# report.svg draws js-report.json when there: not the last run's.
+rm -f "$report_dir/js-report.json"
 say "comparison (median per iteration; ratio = runtime / ${runtimes[0]})"
 "$report_bin" --criterion "$results" --out "$report_dir" --since "$start" ${own_args[@]+"${own_args[@]}"} "${env_args[@]}" "${runtimes[@]}"
 
@@ -268,7 +270,9 @@ if [ ${#js_runtimes[@]} -gt 0 ] && [ -z "$prebuilt" ] && [ "${BENCH_JS:-1}" != 0
         else
             say "chromium not found: skipping the browser column of the JavaScript comparison"
         fi
-        [ ${#parts[@]} -eq 0 ] || node "$js_dir/bench/js-report.mjs" --out "$report_dir/js-report.json" "${parts[@]}"
+        if [ ${#parts[@]} -gt 0 ] && node "$js_dir/bench/js-report.mjs" --out "$report_dir/js-report.json" "${parts[@]}"; then
+            "$report_bin" chart "$report_dir" || say "warning: could not draw the JavaScript comparison into report.svg"
+        fi
     else
         say "warning: could not prepare the JavaScript package (needs npm and the registry for o1js)"
     fi

@@ -163,8 +163,9 @@ build_no_simd_tests() {
     CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="" build_tests no-simd-tests -p poseidon --lib --test backends \
         --target "$WASM_TARGET" --target-dir target/wasm-no-simd
 }
+# The library's own tests (not the tool's: its wasm build is the first one's).
 build_wide_tests() {
-    with_wide build_tests wide-tests -p poseidon --target "$WASM_TARGET"
+    with_wide build_tests wide-tests -p poseidon --lib --test '*' --target "$WASM_TARGET"
 }
 wide_doctests() {
     with_wide env WASMTIME_FLAGS="-W wide-arithmetic=y" cargo test -p poseidon --doc --target "$WASM_TARGET"

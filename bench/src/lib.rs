@@ -9,6 +9,8 @@ use std::time::SystemTime;
 
 use serde_json::{json, Value};
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod chart;
 pub mod counts;
 
 /// One benchmark's median on one runtime, with criterion's 95% interval for it.

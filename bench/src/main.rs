@@ -9,7 +9,8 @@
 //! (reference / upstream, when backend `upstream` ran) and, with `--upstream-own`
 //! (the criterion home of upstream's own `poseidon_bench`), how the lab's upstream
 //! row compares with it; writes `report.json` and `report.md` to `--out` (default
-//! `target/bench-report`). With `--counts` (make counts' `counts.json`), the counts
+//! `target/bench-report`), and `report.svg`, the chart of the permutation's rows
+//! (and of `js-report.json` when the directory has one). With `--counts` (make counts' `counts.json`), the counts
 //! beside the times and their `counts` section in `report.json`; with `--root`,
 //! only when they count this checkout's sources.
 //!
@@ -22,12 +23,18 @@
 //! `poseidon_benches::counts`); with `--rounds 2`, twice, and the counts must agree.
 //!
 //! ```text
+//! bench-report chart [DIR]
+//! ```
+//! draws `DIR/report.svg` (default `target/bench-report`) again from `report.json`
+//! and, when there, `js-report.json` (`make bench` does, after the JavaScript runs).
+//!
+//! ```text
 //! bench-report compare A.json B.json
 //! ```
 //! compares two reports (or counts files): times as ratios; counts under the same
 //! key must be equal (a difference is an error, exit 1).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
@@ -38,10 +45,12 @@ use poseidon_benches::{
 use serde_json::{json, Value};
 
 const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS] [--upstream-own DIR] [--counts FILE [--root DIR]] [--env KEY=VALUE]... [RUNTIME...]
+       bench-report chart [DIR]
        bench-report compare A.json B.json
        bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py ... ID...
-The side-by-side table of the saved criterion baselines (the first form), two reports
-compared, or the counts measured (`bench-report SUBCOMMAND --help` for each).";
+The side-by-side table of the saved criterion baselines (the first form; it writes
+report.json, report.md and report.svg), the chart drawn again, two reports compared,
+or the counts measured (`bench-report SUBCOMMAND --help` for each).";
 
 struct Args {
     criterion: PathBuf,
@@ -201,7 +210,53 @@ fn run(mut a: Args) -> Result<(), String> {
     };
     write("report.md", md)?;
     println!("\nwrote {}", a.out.join("report.json").display());
+    match write_chart(&a.out) {
+        Ok(p) => println!("wrote {}", p.display()),
+        Err(why) => println!("no chart: {why}"),
+    }
     Ok(())
+}
+
+/// Draws `DIR/report.svg` from `DIR/report.json` and, when there, `DIR/js-report.json`.
+#[cfg(not(target_arch = "wasm32"))]
+fn write_chart(dir: &Path) -> Result<PathBuf, String> {
+    use poseidon_benches::chart;
+    let read = |name: &str| -> Result<Option<Value>, String> {
+        let p = dir.join(name);
+        match std::fs::read_to_string(&p) {
+            Ok(t) => serde_json::from_str(&t)
+                .map(Some)
+                .map_err(|e| format!("{}: {e}", p.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{}: {e}", p.display())),
+        }
+    };
+    let report = read("report.json")?
+        .ok_or_else(|| format!("no report.json in {} (run make bench first)", dir.display()))?;
+    let js = read("js-report.json")?;
+    let svg = chart::svg(&chart::panels(&report, js.as_ref()))?;
+    let out = dir.join("report.svg");
+    std::fs::write(&out, svg).map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(out)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn write_chart(_: &Path) -> Result<PathBuf, String> {
+    Err("bench-report draws charts natively only".into())
+}
+
+const CHART_USAGE: &str = "usage: bench-report chart [DIR]   (DIR/report.svg from DIR/report.json and, when there, DIR/js-report.json; DIR defaults to target/bench-report)";
+
+fn chart(args: &[String]) -> Result<bool, String> {
+    let dir = match args {
+        [] => PathBuf::from("target/bench-report"),
+        [a] if a == "-h" || a == "--help" => return Err(String::new()),
+        [a] if !a.starts_with('-') => PathBuf::from(a),
+        _ => return Err(format!("unexpected arguments: {}", args.join(" "))),
+    };
+    let out = write_chart(&dir)?;
+    println!("wrote {}", out.display());
+    Ok(true)
 }
 
 /// The counts file beside the table: Ok(Err(why)) when it is not shown.
@@ -560,7 +615,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Subcommands: Ok(false) is a failed check (exit 1), an empty error asks for the usage.
     type Command = fn(&[String]) -> Result<bool, String>;
-    let commands: [(&str, Command, &str); 2] = [
+    let commands: [(&str, Command, &str); 3] = [
+        ("chart", chart, CHART_USAGE),
         ("compare", compare, COMPARE_USAGE),
         ("counts", counts, COUNTS_USAGE),
     ];

@@ -84,6 +84,12 @@ const TASKS: &[Task] = &[
         run: tasks::params,
     },
     Task {
+        name: "docs",
+        about: "the Markdown files: relative links and anchors resolve, no tracker numbers or unnamed machines",
+        usage: xtask::docs_check::USAGE,
+        run: xtask::docs_check::task,
+    },
+    Task {
         name: "module-graph",
         about: "the library's files and the files each uses; fails on a circle",
         usage: xtask::module_graph::USAGE,
