@@ -12,7 +12,6 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::Palette;
 use serde_json::Value;
 
 use crate::runtime_order;
@@ -207,9 +206,22 @@ fn colour(implementation: &str, apart: bool, ours: &[String]) -> RGBColor {
         };
     }
     let i = ours.iter().position(|o| o == implementation).unwrap_or(0);
-    let (r, g, b) = Palette99::COLORS[i % Palette99::COLORS.len()];
+    let (r, g, b) = OURS[i % OURS.len()];
     RGBColor(r, g, b)
 }
+
+/// Our implementations' colours: dark enough for their names in the legend and
+/// the labels on white (no yellow), apart from the greys.
+const OURS: [(u8, u8, u8); 8] = [
+    (214, 39, 40),
+    (44, 160, 44),
+    (255, 127, 14),
+    (31, 119, 180),
+    (148, 103, 189),
+    (140, 86, 75),
+    (227, 119, 194),
+    (23, 190, 207),
+];
 
 const WIDTH: u32 = 1100;
 const PANEL_HEIGHT: u32 = 420;

@@ -512,7 +512,7 @@ pub fn wall_clock(criterion: &Path, table: &Table) -> Result<Vec<WallClock>, Str
     Ok(out)
 }
 
-/// Sort key of a runtime name: native, wasmtime, node<N> by N, then the rest.
+/// Sort key of a runtime name: native, wasmtime, `node<N>` by N, then the rest.
 pub fn runtime_order(r: &str) -> (u8, u64, String) {
     match r {
         "native" => (0, 0, String::new()),

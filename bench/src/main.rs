@@ -5,7 +5,7 @@
 //!              [--upstream-own DIR] [--counts FILE [--root DIR]] [--env KEY=VALUE]... [RUNTIME...]
 //! ```
 //! The first runtime is the base of the ratios; without runtimes, every baseline
-//! found (native, wasmtime, node<N>…). Prints the table, the parity lines
+//! found (native, wasmtime, `node<N>`…). Prints the table, the parity lines
 //! (reference / upstream, when backend `upstream` ran) and, with `--upstream-own`
 //! (the criterion home of upstream's own `poseidon_bench`), how the lab's upstream
 //! row compares with it; writes `report.json` and `report.md` to `--out` (default

@@ -36,8 +36,8 @@ pub enum Memory {
 /// Generates the module for `which`'s kimchi permutation. Its exports:
 /// `fma_bytes() -> i32` (the region's size), `fma_init(base)` (writes the
 /// constants into the region at `base`, 16-byte aligned), `fma_permute(base, st)`
-/// (the state's 160 bytes at `st`, see [`state_in`]), `fma_permute2(base, st)` (two
-/// states, 240 bytes, see [`pair_in`]) and `fma_fused(2^52 − 1) ->
+/// (the state's 160 bytes at `st`, see `state_in`), `fma_permute2(base, st)` (two
+/// states, 240 bytes, see `pair_in`) and `fma_fused(2^52 − 1) ->
 /// i32` (1 when this engine's `relaxed_madd` is fused; without it the results are
 /// wrong).
 pub fn generate(which: Which, memory: Memory) -> Module {

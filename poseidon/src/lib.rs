@@ -109,3 +109,8 @@ pub fn permute_with<F: PastaField, B: Backend>(set: ParamSet, state: &mut [F; WI
     permutation::permute(<F::Repr<B>>::params(set), &mut s);
     *state = s.map(FieldArith::to_field);
 }
+
+// The README's example, compiled and run with the doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

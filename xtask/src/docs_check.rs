@@ -140,7 +140,7 @@ const DEVELOPMENT_WORDS: &[(&str, &str)] = &[
     ("session", "the development's history"),
 ];
 
-/// The words of [`DEVELOPMENT_WORDS`] and tracker numbers (`issue 12`, `issue #12`)
+/// The words of `DEVELOPMENT_WORDS` and tracker numbers (`issue 12`, `issue #12`)
 /// in a text: `(line, what)`. Another project's issues are cited as `owner/repo#N`
 /// or `repo#N`, which this leaves alone.
 pub fn development_words(text: &str) -> Vec<(usize, String)> {

@@ -149,10 +149,19 @@ fn check_steps(r: &mut Runner) {
     r.run(clippy_host());
     r.run(clippy_wasm());
     r.run(tests_host());
-    // The host's tools (xtask, the FMA kernel's generator) run on the host only
-    // (as scripts/test-steps.sh's build_wasm_tests).
-    r.run(Step::new(
+    r.run(wasm_workspace_tests(
         format!("tests {WASM} (wasmtime)"),
+        "--all-targets",
+    ));
+}
+
+/// `cargo test` of the workspace for wasm32-wasip1 under wasmtime (cargo's runner),
+/// `--all-targets` or `--doc`. The host's tools (xtask, the FMA kernel's generator)
+/// run on the host only and are left out, as scripts/test-steps.sh's
+/// build_wasm_tests leaves them out.
+fn wasm_workspace_tests(name: String, which: &str) -> Step {
+    Step::new(
+        name,
         "cargo",
         &[
             "test",
@@ -161,11 +170,11 @@ fn check_steps(r: &mut Runner) {
             "xtask",
             "--exclude",
             "poseidon-fma-kernel",
-            "--all-targets",
+            which,
             "--target",
             WASM,
         ],
-    ));
+    )
 }
 
 /// `cargo xtask check`.
@@ -227,20 +236,9 @@ pub fn test(root: &Path) -> Result<bool, String> {
         "build_wide_tests",
         &[],
     ));
-    r.run(Step::new(
+    r.run(wasm_workspace_tests(
         format!("doctests {WASM} (wasmtime)"),
-        "cargo",
-        &[
-            "test",
-            "--workspace",
-            "--exclude",
-            "xtask",
-            "--exclude",
-            "poseidon-fma-kernel",
-            "--doc",
-            "--target",
-            WASM,
-        ],
+        "--doc",
     ));
     r.run(Step::script(
         format!(

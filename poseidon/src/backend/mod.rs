@@ -18,6 +18,10 @@
 //! `permute_with`, `Sponge`. Everything else below `backend::` (the representations'
 //! element types, their limbs, lane kernels and helper functions) is public so that
 //! the tests and the benchmark can reach it, and may change in any release.
+//!
+//! The design below (limb bounds, the rescaled state, the lanes) is the
+//! repository's `docs/backends.md`; the measurements behind it are in `docs/`.
+#![doc = include_str!("../../../docs/backends.md")]
 
 use core::fmt::Debug;
 

@@ -3,7 +3,7 @@
 //! Built for WebAssembly, which has 64-bit multiplication but no 64×64→128 product:
 //! every limb product is one `i64.mul`, sums of up to 27 products are accumulated
 //! without carrying, and the Montgomery reduction exploits the Pasta primes (see
-//! [`arith`]: the quotient limb is a negation, limbs 5–7 of p are zero and limb 8
+//! `arith.rs`: the quotient limb is a negation, limbs 5–7 of p are zero and limb 8
 //! is a shift). Products use one level of three-way Karatsuba (54 limb products
 //! instead of 81); squarings the schoolbook's 45. The S-box x^7 is two squarings
 //! and two multiplications; the MDS product sums three unreduced products per

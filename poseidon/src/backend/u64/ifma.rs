@@ -1,11 +1,11 @@
 //! The batch path on AVX-512 IFMA: 8 permutations at once, one per 64-bit lane
-//! of a 512-bit register ([`lanes52`](super::lanes52)'s algorithm on
+//! of a 512-bit register (`lanes52.rs`'s algorithm on
 //! `vpmadd52luq`/`vpmadd52huq`). Chosen at run time ([`available`]); elsewhere
 //! the batch runs the scalar `u64` permutation in a loop.
 //!
 //! One of the crate's two `unsafe` modules (the other is `u29/fma.rs`, the calls
 //! into the package's FMA kernel): intrinsics need the CPU feature, which
-//! [`available`] establishes before [`permute_many`] enters the
+//! [`available`] establishes before `permute_many` enters the
 //! `#[target_feature]` code, and unaligned loads/stores of 8 `u64`s from arrays
 //! of exactly that length.
 #![allow(unsafe_code)]

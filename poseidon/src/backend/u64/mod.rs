@@ -2,7 +2,7 @@
 //!
 //! Built for 64-bit CPUs, where a 64×64→128 product is one instruction. The
 //! representation is the one ark-ff stores, so entering and leaving the backend
-//! costs nothing; what is faster is the arithmetic (see [`arith`]):
+//! costs nothing; what is faster is the arithmetic (see `arith.rs`):
 //! - the reduction is specialised to the Pasta primes (limb 2 of p is zero, limb 3
 //!   is 2^62: two word products and a shift per step instead of four products);
 //! - squaring computes each cross product once;

@@ -32,7 +32,7 @@ pub(super) fn mix_folded<M: Modulus64>(
 }
 
 /// The constants of one parameter set: as elements, and rescaled for the
-/// single permutation ([`Rescaled64`]).
+/// single permutation (`Rescaled64`).
 pub struct Tables64<M: 'static, const ROWS: usize> {
     pub(super) params: Params<Fe64<M>>,
     pub(super) rescaled: Rescaled64<ROWS>,
