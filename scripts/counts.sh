@@ -11,7 +11,7 @@
 #   --check: a small subset, twice: the counts must be equal, and the native and
 #   Wasm digests must agree (make test runs this).
 # Prebuilt (the Nix app and package): COUNT_NATIVE_BIN, COUNT_WASM_BIN,
-# BENCH_REPORT_BIN, COUNT_PYTHON (with wasmtime installed); COUNTS_OUT (default
+# BENCH_REPORT_BIN (also alone: a built bench-report), COUNT_PYTHON (with wasmtime installed); COUNTS_OUT (default
 # ./target/counts/counts.json), COUNTS_WORK; the key from COUNT_ROOT (the sources),
 # COUNT_RUSTC (its --version) and COUNT_KEY (KEY=VALUE lines).
 set -euo pipefail
@@ -38,12 +38,19 @@ if [ -z "$native" ]; then
         "$venv/bin/pip" install -q "wasmtime==$WASMTIME_PY" || die "pip install wasmtime==$WASMTIME_PY failed (needs PyPI)"
     fi
     python=$venv/bin/python
-    say "building the count program natively and for $WASM_TARGET, and bench-report"
-    cargo build -q --release -p poseidon-benches --example count --bin bench-report
+    # BENCH_REPORT_BIN, when set, is used here too (make test passes the one its
+    # tests built); the count program is always built here, in release.
+    report=${BENCH_REPORT_BIN:-}
+    if [ -z "$report" ]; then
+        say "building bench-report"
+        cargo build -q --release -p poseidon-benches --bin bench-report
+        report=$ROOT/target/release/bench-report
+    fi
+    say "building the count program natively and for $WASM_TARGET"
+    cargo build -q --release -p poseidon-benches --example count
     cargo build -q --release -p poseidon-benches --example count --target "$WASM_TARGET"
     native=$ROOT/target/release/examples/count
     wasm=$ROOT/target/$WASM_TARGET/release/examples/count.wasm
-    report=$ROOT/target/release/bench-report
     keys=(--root "$ROOT" --key "rustc=$(rustc --version)" --key "profile=release"
         --key "rustflags=${RUSTFLAGS:-}"
         --key "wasm_rustflags=${RUSTFLAGS:-${CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS:-.cargo/config.toml}}")

@@ -15,7 +15,9 @@ export_offline_nix_config
 # The tool as the tests built it (dev profile, debug assertions on).
 native_tool=$ROOT/target/debug/poseidon
 wasm_tool=$ROOT/target/$WASM_TARGET/debug/poseidon.wasm
-report=$ROOT/target/release/bench-report
+# bench-report as the tests built it (`cargo test --workspace --all-targets` builds
+# the binary for its integration tests): the counts and the sandbox steps run it.
+report=$ROOT/target/debug/bench-report
 
 # The tool on one runtime (cargo xtask tool-checks: bad input and every backend):
 # the vectors, and the permutation files that the native tool wrote (so the wasm
@@ -97,7 +99,7 @@ nix_lock() {
 nix_sandbox() {
     local log=$logs/bench-build.json wasm
     bash "$SCRIPTS/nodes.sh" 22 24 >&2 || return 1
-    cargo build -q --release -p poseidon-benches --bin bench-report || return 1
+    [ -x "$report" ] || { echo "no $report: the tests step builds it"; return 1; }
     cargo bench --no-run --message-format=json -p poseidon-benches --bench poseidon >"$log" || return 1
     wasm=$(bench_binary --target "$WASM_TARGET") || return 1
     # The counts' steps need valgrind and the wasmtime package (the counts step installs it).
@@ -191,8 +193,11 @@ wide_bench_smoke() {
 # examples [--target TRIPLE]: under cargo's runner for TRIPLE (wasmtime for wasm32-wasip1).
 examples() {
     local dir=target/debug/examples ext="" run=() target=()
+    # The packages of the tests' build for that target (the same features: nothing
+    # is built again but the examples' link).
     if [ "${1:-}" = --target ]; then
-        target=(--target "$2") dir=target/$2/debug/examples ext=.wasm run=(bash "$SCRIPTS/wasm-runner.sh")
+        target=(--target "$2" --exclude xtask --exclude poseidon-fma-kernel) dir=target/$2/debug/examples ext=.wasm
+        run=(bash "$SCRIPTS/wasm-runner.sh")
     fi
     cargo build -q --workspace --example hash --example merkle_level --example backend ${target[@]+"${target[@]}"} &&
         ${run[@]+"${run[@]}"} "$dir/hash$ext" &&

@@ -298,18 +298,6 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
     // library with the tool's features (74 s). Release builds of the library are
     // run by the package, bench and counts steps.
     r.run(Step::new(
-        "build bench-report host",
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "-p",
-            "poseidon-benches",
-            "--bin",
-            "bench-report",
-        ],
-    ));
-    r.run(Step::new(
         "permutation files (native tool)",
         "cargo",
         &[
@@ -342,7 +330,9 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
             "counts: the same exact counts twice, native and Wasm digests agree (callgrind natively and of wasmtime's code, wasmtime fuel)",
             "bash",
             &["scripts/counts.sh", "--check"],
-        ),
+        )
+        // The bench-report that the tests built (dev profile): no release build of it.
+        .env("BENCH_REPORT_BIN", "target/debug/bench-report"),
         "valgrind not found and not installable here (apt-get install valgrind)",
     )
     .into_iter()
