@@ -24,8 +24,10 @@
   countPython,
 }: let
   root = ../.;
-  # Cargo sources plus what the tests include_str!: the JSON test vectors, and the
-  # flake files whose pins a test checks.
+  # Cargo sources plus what the sources include_str!: the JSON test vectors, the
+  # flake files whose pins a test checks, the backends' design (their rustdoc) and
+  # the README (its example is a doc test). xtask/tests/nix_sources.rs checks that
+  # every include_str! is listed here.
   src = lib.fileset.toSource {
     inherit root;
     fileset = lib.fileset.unions [
@@ -33,6 +35,8 @@
       (lib.fileset.fileFilter (file: file.hasExt "json") ../poseidon/tests/data)
       ../flake.nix
       ../flake.lock
+      ../docs/backends.md
+      ../README.md
     ];
   };
   # The shell scripts that the apps and the README's commands share.
