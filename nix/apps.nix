@@ -34,7 +34,7 @@ in
     bench-native = app "bench-native" "native" "Run the Criterion benchmark natively (baseline `native`)";
     bench-wasm = app "bench-wasm" "wasmtime" "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime (baseline `wasmtime`)";
     bench-node = app "bench-node" "node" "Run the Criterion benchmark as wasm32-wasip1 under each pinned Node's node:wasi (baselines `node22`, `node24`)";
-    bench = app "bench" "native wasmtime node" "Run the benchmark natively, under wasmtime and under each pinned Node, then print the comparison and write report.json";
+    bench = app "bench" "native wasmtime node" "Run the benchmark natively, under wasmtime and under each pinned Node, then print the comparison and write report.json and report.svg";
     default = bench;
   }
   // lib.optionalAttrs packages.withCounts {inherit counts;}

@@ -558,7 +558,8 @@ fn version(bin: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// report.json's env says the pinned wasmtime and both pinned Nodes measured.
+/// report.json's env says the pinned wasmtime and both pinned Nodes measured, and
+/// report.svg is beside it.
 fn report_env_checks(r: &mut Report, lab: &Lab, report: &Path, what: &str) {
     let json: Value = fs::read_to_string(report)
         .ok()
@@ -585,6 +586,12 @@ fn report_env_checks(r: &mut Report, lab: &Lab, report: &Path, what: &str) {
             .is_some_and(|c| c.parse::<u32>().is_ok()),
         &format!("{what}: report.json records the core count"),
         || format!("cores = {}", env["cores"]),
+    );
+    let svg = report.with_file_name("report.svg");
+    r.check(
+        fs::read_to_string(&svg).is_ok_and(|s| s.starts_with("<svg") && s.contains("<rect")),
+        &format!("{what}: report.svg drawn beside report.json"),
+        || format!("{} missing or not a chart", svg.display()),
     );
 }
 
