@@ -18,6 +18,10 @@ wasm_tool=$ROOT/target/$WASM_TARGET/debug/poseidon.wasm
 # bench-report as the tests built it (`cargo test --workspace --all-targets` builds
 # the binary for its integration tests): the counts and the sandbox steps run it.
 report=$ROOT/target/debug/bench-report
+# The host's tools (xtask, the FMA kernel's generator) run on the host only: the
+# wasm32-wasip1 builds leave them out (clippy still checks them for that target;
+# xtask/src/tiers.rs leaves them out of its wasm steps the same way).
+host_tools=(--exclude xtask --exclude poseidon-fma-kernel)
 
 # The tool on one runtime (cargo xtask tool-checks: bad input and every backend):
 # the vectors, and the permutation files that the native tool wrote (so the wasm
@@ -155,11 +159,8 @@ build_tests() {
 # The wasm32-wasip1 builds: the workspace as .cargo/config.toml builds it (+simd128),
 # the library's backend tests without simd128 (the plain-lane fallback), and the
 # library with wide arithmetic (with_wide; its modules need wasmtime -W wide-arithmetic=y).
-# The host's tools (xtask, the FMA kernel's generator) are left out: they run on the
-# host only, and their tests there (clippy still checks them for wasm32-wasip1).
 build_wasm_tests() {
-    build_tests wasm-tests --workspace --exclude xtask --exclude poseidon-fma-kernel \
-        --all-targets --target "$WASM_TARGET"
+    build_tests wasm-tests --workspace "${host_tools[@]}" --all-targets --target "$WASM_TARGET"
 }
 build_no_simd_tests() {
     CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="" build_tests no-simd-tests -p poseidon --lib --test backends \
@@ -184,6 +185,10 @@ run_tests() {
     esac
     cargo xtask run-tests "$logs/$1.json" -- "${runner[@]}"
 }
+# The counts' check subset, with the bench-report the tests built (no release build).
+counts_check() {
+    BENCH_REPORT_BIN=$report bash "$SCRIPTS/counts.sh" --check
+}
 wide_bench_smoke() {
     WASMTIME_FLAGS="-W wide-arithmetic=y" bash "$SCRIPTS/wasm-runner.sh" "$(with_wide bench_binary --target "$WASM_TARGET")"
 }
@@ -196,7 +201,7 @@ examples() {
     # The packages of the tests' build for that target (the same features: nothing
     # is built again but the examples' link).
     if [ "${1:-}" = --target ]; then
-        target=(--target "$2" --exclude xtask --exclude poseidon-fma-kernel) dir=target/$2/debug/examples ext=.wasm
+        target=(--target "$2" "${host_tools[@]}") dir=target/$2/debug/examples ext=.wasm
         run=(bash "$SCRIPTS/wasm-runner.sh")
     fi
     cargo build -q --workspace --example hash --example merkle_level --example backend ${target[@]+"${target[@]}"} &&

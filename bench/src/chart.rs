@@ -53,11 +53,12 @@ fn implementation_order(name: &str) -> (u8, &str) {
     }
 }
 
-fn runtimes_of(bars: &[Bar]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for b in bars {
-        if !out.contains(&b.runtime) {
-            out.push(b.runtime.clone());
+/// The distinct items, in the order they first appear.
+fn first_seen<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
         }
     }
     out
@@ -229,16 +230,14 @@ const PANEL_HEIGHT: u32 = 420;
 fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, panel: &Panel) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<_>| format!("drawing the chart: {e:?}");
     let (plot, legend) = area.split_vertically(PANEL_HEIGHT - 70);
-    let runtimes = runtimes_of(&panel.bars);
-    let ours: Vec<String> = {
-        let mut v: Vec<String> = Vec::new();
-        for b in panel.bars.iter().filter(|b| !b.apart) {
-            if !v.contains(&b.implementation) {
-                v.push(b.implementation.clone());
-            }
-        }
-        v
-    };
+    let runtimes = first_seen(panel.bars.iter().map(|b| b.runtime.clone()));
+    let ours = first_seen(
+        panel
+            .bars
+            .iter()
+            .filter(|b| !b.apart)
+            .map(|b| b.implementation.clone()),
+    );
     // x positions: bars of width 0.8 at steps of 1, half a step after the grey
     // bars, one and a half between runtimes.
     let mut xs = Vec::new();
@@ -321,12 +320,12 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, panel: &Panel) -> Result<()
             .map_err(err)?;
     }
     // The legend: one coloured square and name per implementation (text only).
-    let mut names: Vec<(String, bool)> = Vec::new();
-    for b in &panel.bars {
-        if !names.iter().any(|(n, _)| n == &b.implementation) {
-            names.push((b.implementation.clone(), b.apart));
-        }
-    }
+    let mut names = first_seen(
+        panel
+            .bars
+            .iter()
+            .map(|b| (b.implementation.clone(), b.apart)),
+    );
     names.sort_by_key(|(_, apart)| !apart);
     let (mut px, mut py) = (80, 6);
     for (name, apart) in &names {

@@ -221,19 +221,20 @@ fn run(mut a: Args) -> Result<(), String> {
 #[cfg(not(target_arch = "wasm32"))]
 fn write_chart(dir: &Path) -> Result<PathBuf, String> {
     use poseidon_benches::chart;
-    let read = |name: &str| -> Result<Option<Value>, String> {
-        let p = dir.join(name);
-        match std::fs::read_to_string(&p) {
-            Ok(t) => serde_json::from_str(&t)
-                .map(Some)
-                .map_err(|e| format!("{}: {e}", p.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(format!("{}: {e}", p.display())),
-        }
+    let report = dir.join("report.json");
+    if !report.is_file() {
+        return Err(format!(
+            "no report.json in {} (run make bench first)",
+            dir.display()
+        ));
+    }
+    let report = read_json(&report)?;
+    let js = dir.join("js-report.json");
+    let js = if js.is_file() {
+        Some(read_json(&js)?)
+    } else {
+        None
     };
-    let report = read("report.json")?
-        .ok_or_else(|| format!("no report.json in {} (run make bench first)", dir.display()))?;
-    let js = read("js-report.json")?;
     let svg = chart::svg(&chart::panels(&report, js.as_ref()))?;
     let out = dir.join("report.svg");
     std::fs::write(&out, svg).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -259,6 +260,12 @@ fn chart(args: &[String]) -> Result<bool, String> {
     Ok(true)
 }
 
+/// A JSON file, its path in the error.
+fn read_json(path: &Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// The counts file beside the table: Ok(Err(why)) when it is not shown.
 fn counts_beside(
     path: &std::path::Path,
@@ -268,9 +275,7 @@ fn counts_beside(
     use poseidon_benches::counts::{
         beside_times, file_sha256, report_section, rows_of, source_sha256,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let counts: Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let counts = read_json(path)?;
     if let Some(root) = root {
         let now = [
             ("source_sha256", source_sha256(root)?),
@@ -306,11 +311,7 @@ fn compare(args: &[String]) -> Result<bool, String> {
             "two files wanted".into()
         });
     };
-    let read = |p: &str| -> Result<Value, String> {
-        let t = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
-        serde_json::from_str(&t).map_err(|e| format!("{p}: {e}"))
-    };
-    let (ja, jb) = (read(a)?, read(b)?);
+    let (ja, jb) = (read_json(Path::new(a))?, read_json(Path::new(b))?);
     println!("A = {a}\nB = {b}");
     // Times: each (benchmark, runtime) in both, and the in-run ratios to the base.
     let medians = |j: &Value| -> std::collections::BTreeMap<(String, String), f64> {

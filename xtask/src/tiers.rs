@@ -326,13 +326,11 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
     // The counts first: its callgrind runs are the longest.
     let mut last: Vec<Step> = needed(
         lib_ok(root, "ensure_apt valgrind valgrind"),
-        Step::new(
+        Step::script(
             "counts: the same exact counts twice, native and Wasm digests agree (callgrind natively and of wasmtime's code, wasmtime fuel)",
-            "bash",
-            &["scripts/counts.sh", "--check"],
-        )
-        // The bench-report that the tests built (dev profile): no release build of it.
-        .env("BENCH_REPORT_BIN", "target/debug/bench-report"),
+            "counts_check",
+            &[],
+        ),
         "valgrind not found and not installable here (apt-get install valgrind)",
     )
     .into_iter()
