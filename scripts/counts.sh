@@ -52,7 +52,7 @@ if [ -z "$native" ]; then
     native=$ROOT/target/release/examples/count
     wasm=$ROOT/target/$WASM_TARGET/release/examples/count.wasm
     keys=(--root "$ROOT" --key "rustc=$(rustc --version)" --key "profile=release"
-        --key "rustflags=${RUSTFLAGS:-}"
+        --key "rustflags=$(native_rustflags)"
         --key "wasm_rustflags=${RUSTFLAGS:-${CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS:-.cargo/config.toml}}")
 else
     need valgrind "valgrind must be on PATH"

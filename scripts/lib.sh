@@ -26,6 +26,16 @@ need() {
     command -v "$1" >/dev/null 2>&1 || die "$1 not found on PATH. $2"
 }
 
+# native_rustflags: the flags cargo gives rustc for the host (RUSTFLAGS, else
+# CARGO_TARGET_<HOST>_RUSTFLAGS), which the counts' key and the report record.
+native_rustflags() {
+    local host var
+    [ -n "${RUSTFLAGS:-}" ] && { printf '%s\n' "$RUSTFLAGS"; return; }
+    host=$(rustc -vV 2>/dev/null | sed -n 's/^host: //p')
+    var=CARGO_TARGET_$(printf '%s' "$host" | tr 'a-z.-' 'A-Z__')_RUSTFLAGS
+    printf '%s\n' "${!var:-}"
+}
+
 # The toolchain of rust-toolchain.toml with its wasm target.
 ensure_rust() {
     need cargo "Install Rust with rustup (https://rustup.rs); rust-toolchain.toml selects the version."

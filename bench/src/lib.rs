@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 #[cfg(not(target_arch = "wasm32"))]
 pub mod chart;
 pub mod counts;
+pub mod merge;
 
 /// One benchmark's median on one runtime, with criterion's 95% interval for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -248,15 +249,19 @@ impl Table {
 
     /// A Markdown table.
     pub fn to_markdown(&self) -> String {
-        let header = self.header();
-        let mut out = format!("| {} |\n|", header.join(" | "));
-        out += &" --- |".repeat(header.len());
-        out.push('\n');
-        for r in self.cells() {
-            out += &format!("| {} |\n", r.join(" | "));
-        }
-        out
+        markdown(&self.header(), &self.cells())
     }
+}
+
+/// A Markdown table of a header and rows.
+pub fn markdown(header: &[String], body: &[Vec<String>]) -> String {
+    let mut out = format!("| {} |\n|", header.join(" | "));
+    out += &" --- |".repeat(header.len());
+    out.push('\n');
+    for r in body {
+        out += &format!("| {} |\n", r.join(" | "));
+    }
+    out
 }
 
 /// Columns aligned with two blanks between them: the first to the left, the rest

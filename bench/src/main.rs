@@ -29,6 +29,15 @@
 //! and, when there, `js-report.json` (`make bench` does, after the JavaScript runs).
 //!
 //! ```text
+//! bench-report merge [--out DIR] [LABEL=]REPORT.json...
+//! ```
+//! the reports of several machines in one comparison (see
+//! `poseidon_benches::merge`): `merged.md` and `merged.json` in `--out` (default
+//! `target/bench-report/merged`), the Markdown also printed; a label names each
+//! machine (default: the report's directory). Exit 1 when two machines count
+//! differently under the same key.
+//!
+//! ```text
 //! bench-report compare A.json B.json
 //! ```
 //! compares two reports (or counts files): times as ratios; counts under the same
@@ -47,10 +56,11 @@ use serde_json::{json, Value};
 const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since UNIX_SECONDS] [--upstream-own DIR] [--counts FILE [--root DIR]] [--env KEY=VALUE]... [RUNTIME...]
        bench-report chart [DIR]
        bench-report compare A.json B.json
+       bench-report merge [--out DIR] [LABEL=]REPORT.json...
        bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py ... ID...
 The side-by-side table of the saved criterion baselines (the first form; it writes
 report.json, report.md and report.svg), the chart drawn again, two reports compared,
-or the counts measured (`bench-report SUBCOMMAND --help` for each).";
+several machines' reports merged, or the counts measured (`bench-report SUBCOMMAND --help` for each).";
 
 struct Args {
     criterion: PathBuf,
@@ -418,6 +428,52 @@ fn compare(args: &[String]) -> Result<bool, String> {
     Ok(!c.is_error())
 }
 
+const MERGE_USAGE: &str = "usage: bench-report merge [--out DIR] [LABEL=]REPORT.json...
+Several machines' report.json in one comparison: merged.md (also printed) and
+merged.json in DIR (default target/bench-report/merged). LABEL names the machine
+(default: the report's directory). Exit 1 when two machines' counts differ under
+the same key.";
+
+/// `merge`: Ok(false) when counts disagree under the same key.
+fn merge(args: &[String]) -> Result<bool, String> {
+    let mut out = PathBuf::from("target/bench-report/merged");
+    let mut reports = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-h" | "--help" => return Err(String::new()),
+            "--out" => out = it.next().ok_or("--out needs a directory")?.into(),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
+            s => {
+                let (label, file) = match s.split_once('=') {
+                    Some((l, f)) if !l.is_empty() && !l.contains('/') => (l.to_owned(), f),
+                    _ => {
+                        let p = Path::new(s);
+                        let dir = p.parent().and_then(Path::file_name);
+                        let label =
+                            dir.map_or_else(|| s.to_owned(), |d| d.to_string_lossy().into_owned());
+                        (label, s)
+                    }
+                };
+                reports.push((label, read_json(Path::new(file))?));
+            }
+        }
+    }
+    if reports.is_empty() {
+        return Err("no report given".into());
+    }
+    let merged = poseidon_benches::merge::merge(&reports)?;
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let md = out.join("merged.md");
+    std::fs::write(&md, &merged.markdown).map_err(|e| format!("{}: {e}", md.display()))?;
+    let js = out.join("merged.json");
+    let text = serde_json::to_string_pretty(&merged.json).expect("JSON values serialise");
+    std::fs::write(&js, text + "\n").map_err(|e| format!("{}: {e}", js.display()))?;
+    print!("{}", merged.markdown);
+    println!("\nwrote {} and {}", md.display(), js.display());
+    Ok(merged.disagreements.is_empty())
+}
+
 const COUNTS_USAGE: &str = "usage: bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py [--valgrind BIN] [--work DIR] [--out FILE] [--root DIR] [--key KEY=VALUE]... [--rounds N] [--kinds native,wasm,wasmtime] ID...";
 
 /// `counts`: measures, prints the table, writes counts.json (Ok(false): a failure).
@@ -616,10 +672,11 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Subcommands: Ok(false) is a failed check (exit 1), an empty error asks for the usage.
     type Command = fn(&[String]) -> Result<bool, String>;
-    let commands: [(&str, Command, &str); 3] = [
+    let commands: [(&str, Command, &str); 4] = [
         ("chart", chart, CHART_USAGE),
         ("compare", compare, COMPARE_USAGE),
         ("counts", counts, COUNTS_USAGE),
+        ("merge", merge, MERGE_USAGE),
     ];
     for (name, command, usage) in commands {
         if args.first().is_some_and(|a| a == name) {
