@@ -16,7 +16,10 @@
     crane,
     rust-overlay,
   }: let
-    systems = ["x86_64-linux" "aarch64-linux" "x86_64-darwin" "aarch64-darwin"];
+    # The systems the pinned nixpkgs (26.11) supports and the workflow's runners
+    # cover; 26.11 dropped x86_64-darwin (its import throws there), so Intel Macs are
+    # not among them. README's Nix section lists the same.
+    systems = ["x86_64-linux" "aarch64-linux" "aarch64-darwin"];
     # One scope per system: pkgs with rust-overlay, the pinned toolchain, and our files in nix/.
     scope = system: let
       pkgs = import nixpkgs {
@@ -34,27 +37,31 @@
           else null;
         # Recorded in the bench report, so two machines' reports differ only in hardware.
         pins = {
+          # An input overridden with `path:` has no rev: its NAR hash stands in.
           flake = self.rev or self.dirtyRev or "unknown";
-          nixpkgs = nixpkgs.rev;
-          crane = crane.rev;
-          rust-overlay = rust-overlay.rev;
+          nixpkgs = pin nixpkgs;
+          crane = pin crane;
+          rust-overlay = pin rust-overlay;
           cargo_lock_sha256 = builtins.hashFile "sha256" ./Cargo.lock;
         };
       };
-    in {
-      inherit packages;
       checks = call ./nix/checks.nix {
         inherit packages;
         inherit (toolchain) craneLib;
       };
+    in {
+      inherit packages checks;
       apps = call ./nix/apps.nix {inherit packages;};
       formatter = call ./nix/fmt.nix {};
       shell = call ./nix/shell.nix {
+        inherit checks;
         inherit (toolchain) craneLib;
-        checks = self.checks.${system};
       };
     };
-    forAllSystems = f: nixpkgs.lib.genAttrs systems (system: f (scope system));
+    pin = input: input.rev or input.narHash or "unknown";
+    # nixpkgs is imported once per system, and every output reads that one scope.
+    perSystem = nixpkgs.lib.genAttrs systems scope;
+    forAllSystems = f: builtins.mapAttrs (_: f) perSystem;
   in {
     packages = forAllSystems (s: s.packages.outputs);
     checks = forAllSystems (s: s.checks);

@@ -2,19 +2,22 @@
 # by the same scripts/bench.sh as `make bench`; `.#counts` (x86_64-linux): the count
 # program run by scripts/counts.sh as `make counts`, to ./target/counts/counts.json. Extra arguments go to criterion;
 # results go to ./target/criterion (or $CRITERION_HOME), the table to ./target/bench-report.
-# The wrapper's PATH starts with the pinned tools (packages.benchInputs), and bench.sh
-# adds nothing before them when it runs prebuilt binaries.
+# The wrapper's PATH starts with the pinned tools of its runtimes (packages.benchFor),
+# and bench.sh adds nothing before them when it runs prebuilt binaries. Each app
+# depends on what its runtimes run only: bench-native builds no wasm module, no Node.
 {
   lib,
   writeShellApplication,
   packages,
 }: let
-  app = name: runtimes: description: {
+  app = name: runtimes: description: let
+    bench = packages.benchFor runtimes;
+  in {
     type = "app";
     program = lib.getExe (writeShellApplication {
       inherit name;
-      runtimeInputs = packages.benchInputs;
-      runtimeEnv = packages.benchEnv // {BENCH_RUNTIMES = runtimes;};
+      runtimeInputs = bench.inputs;
+      runtimeEnv = bench.env;
       text = builtins.readFile ./app.sh;
     });
     meta = {inherit description;};
@@ -31,10 +34,10 @@
   };
 in
   rec {
-    bench-native = app "bench-native" "native" "Run the Criterion benchmark natively (baseline `native`)";
-    bench-wasm = app "bench-wasm" "wasmtime" "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime (baseline `wasmtime`)";
-    bench-node = app "bench-node" "node" "Run the Criterion benchmark as wasm32-wasip1 under each pinned Node's node:wasi (baselines `node22`, `node24`)";
-    bench = app "bench" "native wasmtime node" "Run the benchmark natively, under wasmtime and under each pinned Node, then print the comparison and write report.json and report.svg";
+    bench-native = app "bench-native" ["native"] "Run the Criterion benchmark natively (baseline `native`)";
+    bench-wasm = app "bench-wasm" ["wasmtime"] "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime (baseline `wasmtime`)";
+    bench-node = app "bench-node" ["node"] "Run the Criterion benchmark as wasm32-wasip1 under each pinned Node's node:wasi (baselines `node22`, `node24`)";
+    bench = app "bench" ["native" "wasmtime" "node"] "Run the benchmark natively, under wasmtime and under each pinned Node, then print the comparison and write report.json and report.svg";
     default = bench;
   }
   // lib.optionalAttrs packages.withCounts {inherit counts;}

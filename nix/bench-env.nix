@@ -1,7 +1,9 @@
-# What the apps and the hermetic report run with: the pinned tools (`inputs`, their
-# PATH) and the variables scripts/bench.sh reads (`env`). Plain Nix without nixpkgs,
-# so that `make test` evaluates this very file with stand-ins for the packages and
-# runs the flake's shell steps with the result (`cargo xtask nix-sandbox`).
+# What the apps and the hermetic report run with, for some runtimes: the pinned
+# tools (`inputs`, their PATH) and the variables scripts/bench.sh reads (`env`), no
+# more than those runtimes run (bench-native has no wasm module and no Node).
+# Plain Nix without nixpkgs, so that `make test` evaluates this very file with
+# stand-ins for the packages and runs the flake's shell steps with the result
+# (`cargo xtask nix-sandbox`).
 {
   bash,
   coreutils,
@@ -18,17 +20,39 @@
   bench-report-tool,
   rustVersion,
   pins,
-}: {
-  inputs = [bash wasmtime nodejs coreutils gnugrep gnused gawk];
-  env = {
-    BENCH_SCRIPTS = "${scripts}";
-    BENCH_NATIVE_BIN = "${bench-native}/bin/poseidon-bench";
-    BENCH_WASM_BIN = "${bench-wasm}/bin/poseidon-bench.wasm";
-    BENCH_REPORT_BIN = "${bench-report-tool}/bin/bench-report";
-    BENCH_NODES = builtins.concatStringsSep " " (map (n: "${n}/bin/node") nodes);
-    BENCH_ENV = builtins.concatStringsSep "\n" (
-      ["rustc=rustc ${rustVersion} (rust-overlay)"]
-      ++ map (k: "${k}=${pins.${k}}") (builtins.attrNames pins)
+  # Some of "native", "wasmtime" and "node" (every Node of `nodes`).
+  runtimes,
+}: let
+  has = rt: builtins.elem rt runtimes;
+  when = cond: value:
+    if cond
+    then value
+    else {};
+  wasm = has "wasmtime" || has "node";
+in {
+  inputs =
+    [bash coreutils gnugrep gnused gawk]
+    ++ (
+      if has "wasmtime"
+      then [wasmtime]
+      else []
+    )
+    ++ (
+      if has "node"
+      then [nodejs]
+      else []
     );
-  };
+  env =
+    {
+      BENCH_RUNTIMES = builtins.concatStringsSep " " runtimes;
+      BENCH_SCRIPTS = "${scripts}";
+      BENCH_REPORT_BIN = "${bench-report-tool}/bin/bench-report";
+      BENCH_ENV = builtins.concatStringsSep "\n" (
+        ["rustc=rustc ${rustVersion} (rust-overlay)"]
+        ++ map (k: "${k}=${pins.${k}}") (builtins.attrNames pins)
+      );
+    }
+    // when (has "native") {BENCH_NATIVE_BIN = "${bench-native}/bin/poseidon-bench";}
+    // when wasm {BENCH_WASM_BIN = "${bench-wasm}/bin/poseidon-bench.wasm";}
+    // when (has "node") {BENCH_NODES = builtins.concatStringsSep " " (map (n: "${n}/bin/node") nodes);};
 }

@@ -1,5 +1,7 @@
 # `nix flake check`: clippy and tests for both targets, formatting, the bench binary
-# in test mode on both targets, `poseidon check` under wasmtime, and Nix lint.
+# in test mode on both targets, `poseidon check` under wasmtime, Nix lint and, on
+# x86_64-linux, the counts' check (the count programs, the wasmtime wheel and
+# valgrind, in the sandbox).
 {
   lib,
   craneLib,
@@ -9,7 +11,7 @@
   alejandra,
   deadnix,
 }: let
-  inherit (packages) src commonArgs wasmArgs nativeArtifacts wasmArtifacts vectors dev;
+  inherit (packages) commonArgs wasmArgs nativeArtifacts wasmArtifacts vectors dev;
   native = commonArgs // {cargoArtifacts = nativeArtifacts;};
   # cargo runs wasm tests (and doctests) through the runner variable. The sandbox's
   # HOME (/homeless-shelter) cannot be created, so wasmtime runs without its cache.
@@ -17,10 +19,11 @@
     nativeBuildInputs = [wasmtime];
     CARGO_TARGET_WASM32_WASIP1_RUNNER = "wasmtime run -C cache=n --dir=.";
   };
-  wasm = wasmArgs // wasmRunner // {cargoArtifacts = wasmArtifacts;};
+  # Clippy runs nothing: no wasmtime, no runner.
+  wasmClippy = wasmArgs // {cargoArtifacts = wasmArtifacts;};
   # Tests in the dev profile with debug assertions (the limb bounds), as `make test`.
-  nativeDev = commonArgs // dev // {cargoArtifacts = packages.nativeDevArtifacts;};
-  wasmDev = wasmArgs // wasmRunner // dev // {cargoArtifacts = packages.wasmDevArtifacts;};
+  nativeDev = dev commonArgs // {cargoArtifacts = packages.nativeDevArtifacts;};
+  wasmDev = dev wasmArgs // wasmRunner // {cargoArtifacts = packages.wasmDevArtifacts;};
   clippyArgs = "--workspace --all-targets -- --deny warnings";
   # --all-targets runs the bench binary without --bench: each benchmark once.
   testArgs = "--workspace --all-targets";
@@ -32,29 +35,39 @@
     ];
   };
   inherit (packages.outputs) poseidon poseidon-wasm;
-in {
-  poseidon-fmt = craneLib.cargoFmt {inherit (commonArgs) src pname version;};
-  poseidon-clippy = craneLib.cargoClippy (native // {cargoClippyExtraArgs = clippyArgs;});
-  poseidon-clippy-wasm = craneLib.cargoClippy (wasm // {cargoClippyExtraArgs = clippyArgs;});
-  poseidon-test = craneLib.cargoTest (nativeDev // {cargoTestExtraArgs = testArgs;});
-  poseidon-test-wasm = craneLib.cargoTest (wasmDev // {cargoTestExtraArgs = testArgs;});
-  poseidon-doctest = craneLib.cargoDocTest (nativeDev // {cargoTestExtraArgs = "--workspace";});
-  poseidon-doctest-wasm = craneLib.cargoDocTest (wasmDev // {cargoTestExtraArgs = "--workspace";});
+in
+  {
+    poseidon-fmt = craneLib.cargoFmt {inherit (commonArgs) src pname version;};
+    poseidon-clippy = craneLib.cargoClippy (native // {cargoClippyExtraArgs = clippyArgs;});
+    poseidon-clippy-wasm = craneLib.cargoClippy (wasmClippy // {cargoClippyExtraArgs = clippyArgs;});
+    poseidon-test = craneLib.cargoTest (nativeDev // {cargoTestExtraArgs = testArgs;});
+    poseidon-test-wasm = craneLib.cargoTest (wasmDev // {cargoTestExtraArgs = testArgs;});
+    poseidon-doctest = craneLib.cargoDocTest (nativeDev // {cargoTestExtraArgs = "--workspace";});
+    poseidon-doctest-wasm = craneLib.cargoDocTest (wasmDev // {cargoTestExtraArgs = "--workspace";});
 
-  # Every backend, native and under wasmtime (./vectors.sh).
-  poseidon-vectors = runCommand "poseidon-vectors" {
-    nativeBuildInputs = [wasmtime];
-    POSEIDON = "${poseidon}/bin/poseidon";
-    POSEIDON_WASM = "${poseidon-wasm}/bin/poseidon.wasm";
-    VECTORS = "${vectors}";
-  } (builtins.readFile ./vectors.sh);
+    # Every backend, native and under wasmtime (./vectors.sh).
+    poseidon-vectors = runCommand "poseidon-vectors" {
+      nativeBuildInputs = [wasmtime];
+      POSEIDON = "${poseidon}/bin/poseidon";
+      POSEIDON_WASM = "${poseidon-wasm}/bin/poseidon.wasm";
+      VECTORS = "${vectors}";
+    } (builtins.readFile ./vectors.sh);
 
-  nix-fmt = runCommand "nix-fmt" {nativeBuildInputs = [alejandra];} ''
-    alejandra --check ${nixFiles}
-    touch $out
-  '';
-  nix-deadnix = runCommand "nix-deadnix" {nativeBuildInputs = [deadnix];} ''
-    deadnix --fail ${nixFiles}
-    touch $out
-  '';
-}
+    nix-fmt = runCommand "nix-fmt" {nativeBuildInputs = [alejandra];} ''
+      alejandra --check ${nixFiles}
+      touch $out
+    '';
+    nix-deadnix = runCommand "nix-deadnix" {nativeBuildInputs = [deadnix];} ''
+      deadnix --fail ${nixFiles}
+      touch $out
+    '';
+  }
+  // lib.optionalAttrs packages.withCounts {
+    # scripts/counts.sh --check: a small subset counted twice, the counts equal and the
+    # native and Wasm digests agreeing.
+    poseidon-counts = runCommand "poseidon-counts-check" (packages.countEnv
+      // {
+        nativeBuildInputs = packages.countInputs;
+        countFilter = "--check";
+      }) (builtins.readFile ./counts.sh);
+  }

@@ -24,15 +24,16 @@
   countPython,
 }: let
   root = ../.;
-  # Cargo sources plus what the sources include_str!: the JSON test vectors, the
-  # flake files whose pins a test checks, the backends' design (their rustdoc) and
-  # the README (its example is a doc test). xtask/tests/nix_sources.rs checks that
-  # every include_str! is listed here.
+  # Cargo sources plus what the sources include_str!: the JSON test vectors and
+  # reports, the flake files whose pins a test checks, the backends' design (their
+  # rustdoc) and the README (its example is a doc test). xtask/tests/nix_sources.rs
+  # checks that every include_str! is listed here.
   src = lib.fileset.toSource {
     inherit root;
     fileset = lib.fileset.unions [
       (craneLib.fileset.commonCargoSources root)
       (lib.fileset.fileFilter (file: file.hasExt "json") ../poseidon/tests/data)
+      (lib.fileset.fileFilter (file: file.hasExt "json") ../bench/tests/data)
       ../flake.nix
       ../flake.lock
       ../docs/backends.md
@@ -55,57 +56,80 @@
     version = "0.1.0";
     strictDeps = true;
   };
-  wasmArgs = commonArgs // {CARGO_BUILD_TARGET = "wasm32-wasip1";};
+  # Every derivation has a name of its own (crane appends -deps, -test, -clippy…),
+  # so that `nix flake check -L` and `nix log` tell native, wasm and dev apart.
+  wasmArgs =
+    commonArgs
+    // {
+      pname = "poseidon-lab-wasm";
+      CARGO_BUILD_TARGET = "wasm32-wasip1";
+    };
   # The test checks run the dev profile, as `make test` does, so that the
   # debug_assert! limb bounds are checked; crane's default profile is release.
-  dev = {CARGO_PROFILE = "dev";};
+  dev = args:
+    args
+    // {
+      pname = "${args.pname}-dev";
+      CARGO_PROFILE = "dev";
+    };
   nativeArtifacts = craneLib.buildDepsOnly commonArgs;
   wasmArtifacts = craneLib.buildDepsOnly wasmArgs;
-  nativeDevArtifacts = craneLib.buildDepsOnly (commonArgs // dev);
-  wasmDevArtifacts = craneLib.buildDepsOnly (wasmArgs // dev);
+  nativeDevArtifacts = craneLib.buildDepsOnly (dev commonArgs);
+  wasmDevArtifacts = craneLib.buildDepsOnly (dev wasmArgs);
 
-  benchBinary = args: cargoArtifacts: suffix:
+  # suffix: "" or "-wasm" (the pname); the wasm module is installed as NAME.wasm.
+  benchBinary = args: cargoArtifacts: suffix: let
+    ext =
+      if suffix == ""
+      then ""
+      else ".wasm";
+  in
     craneLib.buildPackage (args
       // {
         inherit cargoArtifacts;
-        pname = "poseidon-bench";
+        pname = "poseidon-bench${suffix}";
         cargoExtraArgs = "--locked -p poseidon-benches --bench poseidon";
         doCheck = false;
         nativeBuildInputs = [jq];
         artifactKind = "bench";
-        installName = "poseidon-bench${suffix}";
+        installName = "poseidon-bench${ext}";
         installPhaseCommand = builtins.readFile ./install-artifact.sh;
       });
 
   # The count program (bench/examples/count.rs), installed as bin/count[.wasm].
-  countProgram = args: cargoArtifacts: suffix:
+  countProgram = args: cargoArtifacts: suffix: let
+    ext =
+      if suffix == ""
+      then ""
+      else ".wasm";
+  in
     craneLib.buildPackage (args
       // {
         inherit cargoArtifacts;
-        pname = "poseidon-count";
+        pname = "poseidon-count${suffix}";
         cargoExtraArgs = "--locked -p poseidon-benches --example count";
         doCheck = false;
         nativeBuildInputs = [jq];
         artifactKind = "example";
-        installName = "count${suffix}";
+        installName = "count${ext}";
         installPhaseCommand = builtins.readFile ./install-artifact.sh;
       });
 
-  tool = args: cargoArtifacts:
+  tool = args: cargoArtifacts: suffix:
     craneLib.buildPackage (args
       // {
         inherit cargoArtifacts;
-        pname = "poseidon";
+        pname = "poseidon${suffix}";
         cargoExtraArgs = "--locked -p poseidon --bin poseidon";
         doCheck = false;
       });
 
   bench-native = benchBinary commonArgs nativeArtifacts "";
-  bench-wasm = benchBinary wasmArgs wasmArtifacts ".wasm";
+  bench-wasm = benchBinary wasmArgs wasmArtifacts "-wasm";
   count-native = countProgram commonArgs nativeArtifacts "";
-  count-wasm = countProgram wasmArgs wasmArtifacts ".wasm";
-  poseidon = tool commonArgs nativeArtifacts;
-  poseidon-wasm = tool wasmArgs wasmArtifacts;
+  count-wasm = countProgram wasmArgs wasmArtifacts "-wasm";
+  poseidon = tool commonArgs nativeArtifacts "";
+  poseidon-wasm = tool wasmArgs wasmArtifacts "-wasm";
   bench-report-tool = craneLib.buildPackage (commonArgs
     // {
       cargoArtifacts = nativeArtifacts;
@@ -114,13 +138,16 @@
       doCheck = false;
     });
 
-  # The pinned tools and the variables of scripts/bench.sh (./bench-env.nix).
-  bench = import ./bench-env.nix {
-    inherit bash coreutils gnugrep gnused gawk wasmtime scripts bench-native bench-wasm bench-report-tool pins;
-    nodejs = nodejs_24;
-    nodes = [nodejs_22 nodejs_24];
-    rustVersion = lib.getVersion rustToolchain;
-  };
+  # The pinned tools and the variables of scripts/bench.sh for some runtimes
+  # (./bench-env.nix): an app gets only what its runtimes run.
+  benchFor = runtimes:
+    import ./bench-env.nix {
+      inherit bash coreutils gnugrep gnused gawk wasmtime scripts bench-native bench-wasm bench-report-tool pins runtimes;
+      nodejs = nodejs_24;
+      nodes = [nodejs_22 nodejs_24];
+      rustVersion = lib.getVersion rustToolchain;
+    };
+  bench = benchFor ["native" "wasmtime" "node"];
 
   # Both benchmarks inside the build sandbox (no network, cleared environment,
   # pinned tools). A new measurement is a new derivation: BENCH_NONCE (read only
@@ -163,10 +190,8 @@
   withCounts = countPython != null;
 in {
   inherit src scripts vectors commonArgs wasmArgs nativeArtifacts wasmArtifacts;
-  inherit countInputs countEnv withCounts;
+  inherit countInputs countEnv withCounts benchFor;
   inherit nativeDevArtifacts wasmDevArtifacts dev;
-  benchEnv = bench.env;
-  benchInputs = bench.inputs;
   outputs =
     {
       inherit bench-native bench-wasm poseidon poseidon-wasm bench-report-tool bench-report;

@@ -18,6 +18,9 @@
     };
     nativeBuildInputs = [autoPatchelfHook];
     buildInputs = [stdenv.cc.cc.lib];
+    # Importing it loads libwasmtime: a library autoPatchelf missed fails the build,
+    # not a count run.
+    pythonImportsCheck = ["wasmtime"];
   };
 in
   python3.withPackages (_: [wasmtime])

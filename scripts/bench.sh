@@ -46,7 +46,17 @@ if [ "${BENCH_PRINT_ARGS:-}" = 1 ]; then # for the test of make's ARGS
     exit 0
 fi
 
-nodes=$(node_runtimes) || exit 1
+prebuilt=${BENCH_NATIVE_BIN:-}${BENCH_WASM_BIN:-}
+# Prebuilt (the Nix apps): the wide module only when given (BENCH_WIDE_BIN).
+have_wide=1
+[ -z "$prebuilt" ] || [ -n "${BENCH_WIDE_BIN:-}" ] || have_wide=0
+default_runtimes="native wasmtime wasmtime-wide node"
+[ "$have_wide" = 1 ] || default_runtimes="native wasmtime node"
+read -ra requested <<<"${BENCH_RUNTIMES:-$default_runtimes}"
+
+# The Nodes, looked for only when a Node runtime is asked for (bench-native has none).
+nodes=""
+case " ${requested[*]} " in *" node"*) nodes=$(node_runtimes) || exit 1 ;; esac
 node_names=() node_bins=() # parallel arrays (bash 3.2, as on macOS, has no associative ones)
 while read -r name bin; do
     [ -n "$name" ] && { node_names+=("$name"); node_bins+=("$bin"); }
@@ -60,14 +70,7 @@ node_bin() {
     return 1
 }
 
-prebuilt=${BENCH_NATIVE_BIN:-}${BENCH_WASM_BIN:-}
-# Prebuilt (the Nix apps): the wide module only when given (BENCH_WIDE_BIN).
-have_wide=1
-[ -z "$prebuilt" ] || [ -n "${BENCH_WIDE_BIN:-}" ] || have_wide=0
-default_runtimes="native wasmtime wasmtime-wide node"
-[ "$have_wide" = 1 ] || default_runtimes="native wasmtime node"
 runtimes=()
-read -ra requested <<<"${BENCH_RUNTIMES:-$default_runtimes}"
 for rt in "${requested[@]}"; do
     case "$rt" in
         native | wasmtime) runtimes+=("$rt") ;;
@@ -214,7 +217,8 @@ env_args=(
     --env "rounds=$rounds"
 )
 if [ -z "$prebuilt" ]; then
-    env_args+=(--env "rustc=$(rustc --version 2>/dev/null || echo unknown)" --env "git_commit=$(git_commit)")
+    env_args+=(--env "rustc=$(rustc --version 2>/dev/null || echo unknown)" --env "git_commit=$(git_commit)"
+        --env "rustflags=$(native_rustflags)")
 fi
 case " ${runtimes[*]} " in *" wasmtime "* | *" wasmtime-wide "*) env_args+=(--env "wasmtime=$(wasmtime --version)") ;; esac
 for rt in "${runtimes[@]}"; do

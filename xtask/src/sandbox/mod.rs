@@ -1,0 +1,465 @@
+//! `cargo xtask nix-sandbox`: the flake's shell steps run the way Nix would run
+//! them, without nixpkgs (which cannot be fetched here).
+//!
+//! `nix/offline/eval.nix` calls the flake's `nix/*.nix` files with stand-ins for
+//! nixpkgs and crane; each stand-in package is a directory under `WORK/store/`
+//! holding this machine's binary for it (this machine's wasmtime for `wasmtime`, …).
+//! The evaluated steps then run:
+//! - as a derivation builds (`runCommand`, crane's install phase): a cleared
+//!   environment, `HOME=/homeless-shelter` (which cannot be created), no network
+//!   (`unshare -n`), as an unprivileged user (`nobody`, when run as root), `PATH`
+//!   only the derivation's inputs plus stdenv's basic tools; it must succeed and
+//!   write only to `$out` and its build directory;
+//! - as an app runs (writeShellApplication's wrapper): from a caller whose `PATH` and
+//!   `~/.cargo/bin` hold decoy `wasmtime`, `node`, `bash`, `rustc` and `cargo` that
+//!   fail when called; the pinned tools must be the ones used.
+//!
+//! Prints `ok`/`FAIL` lines and `N passed, M failed`.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::checklist::Checklist as Report;
+
+mod lab;
+use lab::{io, tail, version, which, Lab, COUNT_ID, STANDIN_RUSTC};
+
+/// Where the built artifacts and tools come from.
+pub struct Inputs {
+    /// This repository (its nix/ and scripts/ are evaluated and run).
+    pub root: PathBuf,
+    /// Scratch directory: the stand-in store, the builds, the apps' runs.
+    pub work: PathBuf,
+    /// The `poseidon` tool, native.
+    pub poseidon: PathBuf,
+    /// The `poseidon` tool, wasm32-wasip1.
+    pub poseidon_wasm: PathBuf,
+    /// The bench binary, native.
+    pub bench: PathBuf,
+    /// The bench module, wasm32-wasip1.
+    pub bench_wasm: PathBuf,
+    /// cargo's `--message-format=json` output of the native bench build.
+    pub cargo_log: PathBuf,
+    /// The report tool, native (`bench-report`).
+    pub bench_report: PathBuf,
+    /// Stand-in for nixpkgs' nodejs_22.
+    pub node22: PathBuf,
+    /// Stand-in for nixpkgs' nodejs_24.
+    pub node24: PathBuf,
+    /// Criterion arguments that keep the benchmark steps short.
+    pub bench_args: String,
+    /// The counts' steps, when valgrind and the wasmtime package are here.
+    pub counts: Option<CountInputs>,
+}
+
+/// What the counts' steps (packages.counts, apps.counts) run on.
+pub struct CountInputs {
+    /// The count program, native.
+    pub native: PathBuf,
+    /// The count program, wasm32-wasip1.
+    pub wasm: PathBuf,
+    /// A site-packages directory holding the PyPI package wasmtime: with
+    /// /usr/bin/python3, the stand-in for the flake's Python with it.
+    pub site_packages: PathBuf,
+}
+
+/// report.json's env says the pinned wasmtime and both pinned Nodes measured, and
+/// report.svg is beside it.
+fn report_env_checks(r: &mut Report, lab: &Lab, report: &Path, what: &str) {
+    let json: Value = fs::read_to_string(report)
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(Value::Null);
+    let env = &json["env"];
+    let wasmtime = version(&lab.pkg("wasmtime/bin/wasmtime"));
+    r.check(
+        !wasmtime.is_empty() && env["wasmtime"] == Value::String(wasmtime.clone()),
+        &format!("{what}: report.json records the pinned {wasmtime}"),
+        || format!("{} says wasmtime = {}", report.display(), env["wasmtime"]),
+    );
+    for (rt, bin) in [("node22", "nodejs_22"), ("node24", "nodejs_24")] {
+        let v = version(&lab.pkg(bin).join("bin/node"));
+        r.check(
+            !v.is_empty() && env[rt].as_str().is_some_and(|s| s.contains(&v)),
+            &format!("{what}: report.json records {rt} = the pinned Node {v}"),
+            || format!("{} says {rt} = {}", report.display(), env[rt]),
+        );
+    }
+    r.check(
+        env["cores"]
+            .as_str()
+            .is_some_and(|c| c.parse::<u32>().is_ok()),
+        &format!("{what}: report.json records the core count"),
+        || format!("cores = {}", env["cores"]),
+    );
+    let svg = report.with_file_name("report.svg");
+    r.check(
+        fs::read_to_string(&svg).is_ok_and(|s| s.starts_with("<svg") && s.contains("<rect")),
+        &format!("{what}: report.svg drawn beside report.json"),
+        || format!("{} missing or not a chart", svg.display()),
+    );
+}
+
+/// All checks; Ok(true) when every one passed.
+pub fn run(inp: Inputs) -> Result<bool, String> {
+    let root_user = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let unshare = which("unshare").and_then(|u| {
+        let u = u.display().to_string();
+        [vec![u.clone(), "-n".into()], vec![u, "-rn".into()]]
+            .into_iter()
+            .find(|a| {
+                Command::new(&a[0])
+                    .args(&a[1..])
+                    .arg("true")
+                    .status()
+                    .is_ok_and(|s| s.success())
+            })
+    });
+    let work = inp.work.clone();
+    io(&work, fs::create_dir_all(&work))?;
+    let setpriv = which("setpriv");
+    let lab = Lab {
+        store: work.join("store"),
+        inp,
+        root_user,
+        unshare,
+        setpriv,
+    };
+    println!(
+        "sandbox: {}, {}",
+        if root_user {
+            "builds as nobody (uid 65534)"
+        } else {
+            "builds as this (unprivileged) user"
+        },
+        match &lab.unshare {
+            Some(u) => format!("no network ({})", u.join(" ")),
+            None => "network NOT cut off (unshare unavailable here)".into(),
+        }
+    );
+    lab.populate()?;
+    // Nobody must read the store; the work directory is not world-readable by default.
+    for d in [&work, &lab.store] {
+        io(d, fs::set_permissions(d, fs::Permissions::from_mode(0o755)))?;
+    }
+    let nonce = format!("nonce-{}", std::process::id());
+    let ev = lab.evaluate(&nonce)?;
+    let mut r = Report::default();
+
+    // The crane arguments (defects 5, 8, 2).
+    for c in [
+        "poseidon-test",
+        "poseidon-test-wasm",
+        "poseidon-doctest",
+        "poseidon-doctest-wasm",
+    ] {
+        let a = &ev["checks"][c];
+        r.check(
+            a["CARGO_PROFILE"] == "dev"
+                && a["cargoArtifacts"]
+                    .as_str()
+                    .is_some_and(|p| p.ends_with("-dev-deps")),
+            &format!(
+                "checks.{c}: dev profile (debug assertions on), dev-profile dependency artifacts"
+            ),
+            || {
+                format!(
+                    "CARGO_PROFILE = {}, cargoArtifacts = {}",
+                    a["CARGO_PROFILE"], a["cargoArtifacts"]
+                )
+            },
+        );
+    }
+    let fmt = &ev["checks"]["poseidon-fmt"];
+    r.check(
+        fmt["pname"].is_string() && fmt["version"].is_string(),
+        "checks.poseidon-fmt: has a pname and version (no crane placeholder warning)",
+        || format!("attributes {fmt}"),
+    );
+    let report_drv = &ev["packages"]["bench-report"];
+    r.check(
+        report_drv["nonce"] == Value::String(nonce.clone()),
+        "packages.bench-report: BENCH_NONCE (nix build --impure) makes a new derivation, so a new measurement",
+        || format!("nonce attribute = {}", report_drv["nonce"]),
+    );
+
+    // The vector check, as a sandboxed build (defect 1).
+    let v = &ev["checks"]["poseidon-vectors"];
+    let b = lab.build_drv("poseidon-vectors", v, "text", &[])?;
+    r.check(
+        b.ok && b.out.exists() && b.strays.is_empty(),
+        "checks.poseidon-vectors in the sandbox: passes, writes only $out",
+        || {
+            format!(
+                "exit ok = {}, strays {:?}:\n{}",
+                b.ok,
+                b.strays,
+                tail(&b.text)
+            )
+        },
+    );
+
+    // cargo's wasm runner of the test checks, on a wasm program (defect 1).
+    let t = &ev["checks"]["poseidon-test-wasm"];
+    let runner = t["CARGO_TARGET_WASM32_WASIP1_RUNNER"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    let script = "cp \"$VECTORS\"/kimchi.json .\n$CARGO_TARGET_WASM32_WASIP1_RUNNER \"$POSEIDON_WASM\" check kimchi.json\ntouch \"$out\"\n";
+    let path = |p: &str| lab.pkg(p).display().to_string();
+    let extra = [
+        ("probeScript", script.to_owned()),
+        ("POSEIDON_WASM", path("poseidon-wasm/bin/poseidon.wasm")),
+        ("VECTORS", path("vectors")),
+    ];
+    let b = lab.build_drv("wasm-runner", t, "probeScript", &extra)?;
+    r.check(
+        b.ok && b.strays.is_empty(),
+        &format!("checks.poseidon-test-wasm's runner ({runner}) in the sandbox"),
+        || format!("strays {:?}:\n{}", b.strays, tail(&b.text)),
+    );
+
+    // The bench binary's install phase, on cargo's real log with non-JSON lines.
+    let n = &ev["packages"]["bench-native"];
+    let log = lab.inp.work.join("cargo-build-log.json");
+    let real = io(&lab.inp.cargo_log, fs::read_to_string(&lab.inp.cargo_log))?;
+    io(
+        &log,
+        fs::write(&log, format!("a build script's line\n{real}not json {{\n")),
+    )?;
+    if lab.root_user {
+        io(
+            &log,
+            fs::set_permissions(&log, fs::Permissions::from_mode(0o644)),
+        )?;
+    }
+    let extra = [("cargoBuildLog", log.display().to_string())];
+    let b = lab.build_drv("install-bench", n, "installPhaseCommand", &extra)?;
+    let installed = b.out.join("bin/poseidon-bench");
+    r.check(
+        b.ok && installed.is_file() && b.strays.is_empty(),
+        "packages.bench-native's install phase: finds the bench executable in a build log with non-JSON lines",
+        || format!("exit ok = {}, {} missing or strays {:?}:\n{}", b.ok, installed.display(), b.strays, tail(&b.text)),
+    );
+
+    // The hermetic report, as a sandboxed build (defects 1, 6, 7).
+    let extra = [("BENCH_ARGS", lab.inp.bench_args.clone())];
+    let b = lab.build_drv("bench-report", report_drv, "text", &extra)?;
+    let report = b.out.join("report.json");
+    r.check(
+        b.ok && report.is_file() && b.strays.is_empty(),
+        &format!("packages.bench-report in the sandbox (criterion {}): report.json, nothing outside $out", lab.inp.bench_args),
+        || format!("exit ok = {}, strays {:?}:\n{}", b.ok, b.strays, tail(&b.text)),
+    );
+    report_env_checks(&mut r, &lab, &report, "packages.bench-report");
+
+    // The apps' PATH: what lib.sh (sourced by bench.sh) leaves first (defects 4, 9).
+    let app = &ev["apps"]["bench"];
+    let probe = "source \"$BENCH_SCRIPTS/lib.sh\"\necho \"$BASH\"\nfor t in wasmtime node bash; do command -v \"$t\" || echo \"$t: none\"; done\n";
+    let w = lab.wrapper("probe", app, probe)?;
+    let mut cmd = Command::new(&w);
+    lab.caller(&mut cmd)?;
+    let o = cmd.output().map_err(|e| format!("{}: {e}", w.display()))?;
+    let found: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let want: Vec<String> = [
+        "bash/bin/bash",
+        "wasmtime/bin/wasmtime",
+        "nodejs_24/bin/node",
+        "bash/bin/bash",
+    ]
+    .iter()
+    .map(|p| lab.pkg(p).display().to_string())
+    .collect();
+    r.check(
+        found == want,
+        "apps: the shell, and wasmtime, node and bash on PATH after lib.sh, are the pinned inputs",
+        || {
+            format!(
+                "got {found:?}, want {want:?}; {}",
+                String::from_utf8_lossy(&o.stderr)
+            )
+        },
+    );
+
+    // The bench app itself, from that caller (defects 4, 6, 9).
+    let w = lab.wrapper("bench", app, app["text"].as_str().unwrap_or(""))?;
+    let dir = lab.inp.work.join("app-run");
+    let _ = fs::remove_dir_all(&dir);
+    io(&dir, fs::create_dir_all(&dir))?;
+    let mut cmd = Command::new(&w);
+    let mark = lab.caller(&mut cmd)?;
+    let o = cmd
+        .args(lab.inp.bench_args.split_whitespace())
+        .current_dir(&dir)
+        .output()
+        .map_err(|e| format!("{}: {e}", w.display()))?;
+    let called = fs::read_to_string(&mark).unwrap_or_default();
+    r.check(
+        o.status.success() && called.is_empty(),
+        "apps.bench from a caller with decoy tools: runs, calls none of them",
+        || {
+            format!(
+                "exit {:?}, decoys called: {called:?}\n{}",
+                o.status.code(),
+                tail(&String::from_utf8_lossy(&o.stderr))
+            )
+        },
+    );
+    report_env_checks(
+        &mut r,
+        &lab,
+        &dir.join("target/bench-report/report.json"),
+        "apps.bench",
+    );
+
+    // bench-native has no wasm module and no Node: it must not look for one.
+    let app = &ev["apps"]["bench-native"];
+    let w = lab.wrapper("bench-native", app, app["text"].as_str().unwrap_or(""))?;
+    let dir = lab.inp.work.join("app-run-native");
+    let _ = fs::remove_dir_all(&dir);
+    io(&dir, fs::create_dir_all(&dir))?;
+    let mut cmd = Command::new(&w);
+    let mark = lab.caller(&mut cmd)?;
+    let o = cmd
+        .args(lab.inp.bench_args.split_whitespace())
+        .current_dir(&dir)
+        .output()
+        .map_err(|e| format!("{}: {e}", w.display()))?;
+    let called = fs::read_to_string(&mark).unwrap_or_default();
+    let rows = fs::read_to_string(dir.join("target/bench-report/report.json")).unwrap_or_default();
+    r.check(
+        o.status.success() && called.is_empty() && rows.contains("\"native\"") && !rows.contains("\"wasmtime\""),
+        "apps.bench-native from a caller with decoy tools: measures natively only, looks for no Node, calls no decoy",
+        || {
+            format!(
+                "exit {:?}, decoys called: {called:?}\n{}",
+                o.status.code(),
+                tail(&String::from_utf8_lossy(&o.stderr))
+            )
+        },
+    );
+
+    if lab.inp.counts.is_some() {
+        count_checks(&mut r, &lab, &ev)?;
+    } else {
+        println!("skipped: the counts' steps (valgrind or the wasmtime package not here)");
+    }
+
+    // The formatter with no arguments (defect 3), from a directory below the
+    // flake's root: with PRJ_ROOT (Nix 2.25 and later) and without (older Nix).
+    let f = &ev["formatter"];
+    let w = lab.wrapper("nix-fmt", f, f["text"].as_str().unwrap_or(""))?;
+    let prj = lab.inp.work.join("fmt-root");
+    io(&prj, fs::create_dir_all(prj.join("sub/deeper")))?;
+    io(&prj, fs::write(prj.join("flake.nix"), "{}\n"))?;
+    let called = lab.inp.work.join("fmt-called");
+    for prj_root in [true, false] {
+        let _ = fs::remove_file(&called);
+        let mut cmd = Command::new(&w);
+        lab.caller(&mut cmd)?;
+        if prj_root {
+            cmd.env("PRJ_ROOT", &prj);
+        }
+        let o = cmd
+            .current_dir(prj.join("sub/deeper"))
+            .output()
+            .map_err(|e| format!("{}: {e}", w.display()))?;
+        let got = fs::read_to_string(&called).unwrap_or_default();
+        let want = format!("{}\nflake.nix\nnix\n", prj.display());
+        r.check(
+            o.status.success() && got == want,
+            &format!(
+                "formatter (nix fmt) with no arguments, {}: alejandra on flake.nix and nix/ at the flake's root, not stdin",
+                if prj_root { "PRJ_ROOT set" } else { "no PRJ_ROOT (Nix before 2.25), two directories down" }
+            ),
+            || format!("alejandra was called as {got:?}, want {want:?}"),
+        );
+    }
+
+    Ok(r.finish())
+}
+
+/// counts.json of a counts step: COUNT_ID counted in every kind, with the key of
+/// the pinned tools (the stand-in rustc's --version, a source hash).
+fn counts_file_checks(r: &mut Report, path: &Path, what: &str) {
+    let j: Value = fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    let row = j["counts"]
+        .as_array()
+        .and_then(|l| l.iter().find(|e| e["id"] == COUNT_ID));
+    let counted = row.is_some_and(|e| {
+        [
+            "native_instructions",
+            "wasm_operators",
+            "wasmtime_instructions",
+        ]
+        .iter()
+        .all(|k| e[*k].as_u64().is_some_and(|n| n > 0))
+    });
+    r.check(
+        counted
+            && j["key"]["rustc"] == STANDIN_RUSTC
+            && j["key"]["source_sha256"].as_str().is_some_and(|h| h.len() == 64),
+        &format!("{what}: counts.json counts {COUNT_ID} natively, in Wasm operators and in wasmtime's code, keyed by the pinned tools"),
+        || format!("{}: {}", path.display(), serde_json::to_string(&j).unwrap_or_default()),
+    );
+}
+
+/// packages.counts in the sandbox and apps.counts among decoys, on one ID.
+fn count_checks(r: &mut Report, lab: &Lab, ev: &Value) -> Result<(), String> {
+    let filter = format!("^{COUNT_ID}$");
+    let drv = &ev["packages"]["counts"];
+    let b = lab.build_drv("counts", drv, "text", &[("countFilter", filter.clone())])?;
+    r.check(
+        b.ok && b.out.join("counts.json").is_file() && b.strays.is_empty(),
+        &format!("packages.counts in the sandbox ({filter}): counts.json, nothing outside $out"),
+        || {
+            format!(
+                "exit ok = {}, strays {:?}:\n{}",
+                b.ok,
+                b.strays,
+                tail(&b.text)
+            )
+        },
+    );
+    counts_file_checks(r, &b.out.join("counts.json"), "packages.counts");
+
+    let app = &ev["apps"]["counts"];
+    let w = lab.wrapper("counts", app, app["text"].as_str().unwrap_or(""))?;
+    let dir = lab.inp.work.join("counts-run");
+    let _ = fs::remove_dir_all(&dir);
+    io(&dir, fs::create_dir_all(&dir))?;
+    let mut cmd = Command::new(&w);
+    let mark = lab.caller(&mut cmd)?;
+    let o = cmd
+        .arg(&filter)
+        .current_dir(&dir)
+        .output()
+        .map_err(|e| format!("{}: {e}", w.display()))?;
+    let called = fs::read_to_string(&mark).unwrap_or_default();
+    r.check(
+        o.status.success() && called.is_empty(),
+        "apps.counts from a caller with decoy tools: runs, calls none of them",
+        || {
+            format!(
+                "exit {:?}, decoys called: {called:?}\n{}",
+                o.status.code(),
+                tail(&String::from_utf8_lossy(&o.stderr))
+            )
+        },
+    );
+    counts_file_checks(r, &dir.join("target/counts/counts.json"), "apps.counts");
+    Ok(())
+}
