@@ -7,7 +7,7 @@ ARGS ?=
 # ARGS='Poseidon/poseidon_hash_kimchi/(reference|upstream)$' arrives as typed.
 bench bench-quick: export BENCH_ARGS = $(value ARGS)
 
-.PHONY: help check test bench bench-quick bench-structures counts params report compare merge setup nodes
+.PHONY: help check test bench bench-quick bench-structures counts params report compare merge ab setup nodes
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -36,6 +36,9 @@ report: ## Print the table again from the saved baselines (no new measurement), 
 
 compare: ## Compare two reports: times as ratios, counts equal under the same key (ARGS='A.json B.json')
 	cargo run -q --release -p poseidon-benches --bin bench-report -- compare $(value ARGS)
+
+ab: ## HEAD against BASE (proof-systems trees DIR or DIR@REV; or BASE=@REV: this repository against its working tree): interleaved rounds on every runtime, intervals, counts; ROUNDS=N
+	cargo xtask ab --base "$(BASE)" $(if $(HEAD),--head "$(HEAD)") $(if $(ROUNDS),--rounds $(ROUNDS)) $(value ARGS)
 
 merge: ## Several machines' reports in one table, each with its ratios to native and its counts (ARGS='LABEL=a/report.json LABEL=b/report.json')
 	cargo run -q --release -p poseidon-benches --bin bench-report -- merge $(value ARGS)

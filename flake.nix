@@ -56,6 +56,7 @@
       shell = call ./nix/shell.nix {
         inherit checks;
         inherit (toolchain) craneLib;
+        inherit (packages) countPython;
       };
     };
     pin = input: input.rev or input.narHash or "unknown";

@@ -190,7 +190,7 @@
   withCounts = countPython != null;
 in {
   inherit src scripts vectors commonArgs wasmArgs nativeArtifacts wasmArtifacts;
-  inherit countInputs countEnv withCounts benchFor;
+  inherit countInputs countEnv countPython withCounts benchFor;
   inherit nativeDevArtifacts wasmDevArtifacts dev;
   outputs =
     {

@@ -126,9 +126,13 @@ if [ -z "$prebuilt" ]; then
             say "building the benchmark with backend upstream for $WASM_TARGET with +wide-arithmetic"
             wide_bin=$(with_wide upstream_binary "$lab" lab --target "$WASM_TARGET")
         fi
-        say "building upstream's own poseidon_bench for the host and for $WASM_TARGET"
-        own_native=$(upstream_binary "$lab" own)
-        own_wasm=$(upstream_binary "$lab" own --target "$WASM_TARGET")
+        if [ -f "$lab/own/Cargo.toml" ]; then
+            say "building upstream's own poseidon_bench for the host and for $WASM_TARGET"
+            own_native=$(upstream_binary "$lab" own)
+            own_wasm=$(upstream_binary "$lab" own --target "$WASM_TARGET")
+        else
+            say "no poseidon/benches/poseidon_bench.rs in $PROOF_SYSTEMS: upstream's own benchmark skipped"
+        fi
         rm -rf "$own_results"
     else
         say "PROOF_SYSTEMS not set: skipping upstream (set it to a proof-systems checkout to add mina-poseidon as backend upstream)"
@@ -229,7 +233,7 @@ while IFS= read -r line; do
     [ -n "$line" ] && env_args+=(--env "$line")
 done <<<"${BENCH_ENV:-}"
 own_args=()
-[ -n "$upstream" ] && own_args=(--upstream-own "$own_results")
+[ -n "$upstream" ] && [ -n "$own_native" ] && own_args=(--upstream-own "$own_results")
 # The counts of make counts beside the times (when they count these sources).
 if [ -n "$prebuilt" ]; then counts_file=$PWD/target/counts/counts.json; else counts_file=$ROOT/target/counts/counts.json; fi
 counts_file=${BENCH_COUNTS:-$counts_file}

@@ -6,7 +6,8 @@
 # package wasmtime, for the IDs of the count program (bench/examples/count.rs).
 # bench-report counts does the measuring (bench/src/counts.rs); this script
 # installs what it needs and builds the program. Writes target/counts/counts.json,
-# which make bench shows beside the times.
+# which make bench shows beside the times. With PROOF_SYSTEMS (a proof-systems
+# checkout), the lab's count program, which also counts backend upstream.
 #   scripts/counts.sh [--check] [ID_REGEX]
 #   --check: a small subset, twice: the counts must be equal, and the native and
 #   Wasm digests must agree (make test runs this).
@@ -22,22 +23,14 @@ check=0
 [ "${1:-}" = --check ] && { check=1; shift; }
 filter=${1:-.}
 [ "$check" = 1 ] && filter='^(Poseidon/permutation/u29|Field/mul/u64|Field/square/reference)$'
-WASMTIME_PY=48.0.0
 native=${COUNT_NATIVE_BIN:-}
 keys=()
 if [ -z "$native" ]; then
     cd "$ROOT"
     out=${COUNTS_OUT:-$ROOT/target/counts/counts.json}
     work=$ROOT/target/counts/work
-    venv=$ROOT/target/counts/venv
     ensure_apt valgrind valgrind || die "valgrind not found: install it (Debian: apt-get install valgrind; scripts/setup.sh does)"
-    ensure_apt python3 python3 || die "python3 not found: install it (Debian: apt-get install python3 python3-venv)"
-    if ! "$venv/bin/python" -c "import wasmtime, importlib.metadata as m; assert m.version('wasmtime') == '$WASMTIME_PY'" 2>/dev/null; then
-        say "installing the PyPI package wasmtime==$WASMTIME_PY into $venv (for the Wasm counts)"
-        python3 -m venv "$venv" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
-        "$venv/bin/pip" install -q "wasmtime==$WASMTIME_PY" || die "pip install wasmtime==$WASMTIME_PY failed (needs PyPI)"
-    fi
-    python=$venv/bin/python
+    python=$(ensure_wasmtime_py) || exit 1
     # BENCH_REPORT_BIN, when set, is used here too (make test passes the one its
     # tests built); the count program is always built here, in release.
     report=${BENCH_REPORT_BIN:-}
@@ -46,12 +39,21 @@ if [ -z "$native" ]; then
         cargo build -q --release -p poseidon-benches --bin bench-report
         report=$ROOT/target/release/bench-report
     fi
-    say "building the count program natively and for $WASM_TARGET"
-    cargo build -q --release -p poseidon-benches --example count
-    cargo build -q --release -p poseidon-benches --example count --target "$WASM_TARGET"
-    native=$ROOT/target/release/examples/count
-    wasm=$ROOT/target/$WASM_TARGET/release/examples/count.wasm
-    keys=(--root "$ROOT" --key "rustc=$(rustc --version)" --key "profile=release"
+    if [ -n "${PROOF_SYSTEMS:-}" ]; then
+        # The lab's count program: ours and backend upstream, from the checkout.
+        lab=$(upstream_lab "$PROOF_SYSTEMS") || exit 1
+        say "building the count program with backend upstream ($PROOF_SYSTEMS) natively and for $WASM_TARGET"
+        native=$(upstream_count "$lab") || exit 1
+        wasm=$(upstream_count "$lab" --target "$WASM_TARGET") || exit 1
+        keys+=(--key "upstream=$(upstream_commit "$PROOF_SYSTEMS")")
+    else
+        say "building the count program natively and for $WASM_TARGET"
+        cargo build -q --release -p poseidon-benches --example count
+        cargo build -q --release -p poseidon-benches --example count --target "$WASM_TARGET"
+        native=$ROOT/target/release/examples/count
+        wasm=$ROOT/target/$WASM_TARGET/release/examples/count.wasm
+    fi
+    keys+=(--root "$ROOT" --key "rustc=$(rustc --version)" --key "profile=release"
         --key "rustflags=$(native_rustflags)"
         --key "wasm_rustflags=${RUSTFLAGS:-${CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS:-.cargo/config.toml}}")
 else

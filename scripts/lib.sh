@@ -26,6 +26,26 @@ need() {
     command -v "$1" >/dev/null 2>&1 || die "$1 not found on PATH. $2"
 }
 
+# ensure_wasmtime_py: a Python with the PyPI package wasmtime (the release the
+# counts pin): COUNT_PYTHON when set (nix develop sets it), else target/counts/venv,
+# installed when missing; prints its python.
+WASMTIME_PY=48.0.0
+ensure_wasmtime_py() {
+    local venv=$ROOT/target/counts/venv
+    if [ -n "${COUNT_PYTHON:-}" ]; then
+        "$COUNT_PYTHON" -c "import wasmtime" 2>/dev/null || die "COUNT_PYTHON=$COUNT_PYTHON cannot import wasmtime"
+        printf '%s\n' "$COUNT_PYTHON"
+        return
+    fi
+    ensure_apt python3 python3 || die "python3 not found: install it (Debian: apt-get install python3 python3-venv)"
+    if ! "$venv/bin/python" -c "import wasmtime, importlib.metadata as m; assert m.version('wasmtime') == '$WASMTIME_PY'" 2>/dev/null; then
+        say "installing the PyPI package wasmtime==$WASMTIME_PY into $venv (for the Wasm counts)"
+        python3 -m venv "$venv" >&2 || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+        "$venv/bin/pip" install -q "wasmtime==$WASMTIME_PY" >&2 || die "pip install wasmtime==$WASMTIME_PY failed (needs PyPI)"
+    fi
+    printf '%s\n' "$venv/bin/python"
+}
+
 # native_rustflags: the flags cargo gives rustc for the host (RUSTFLAGS, else
 # CARGO_TARGET_<HOST>_RUSTFLAGS), which the counts' key and the report record.
 native_rustflags() {
@@ -115,6 +135,21 @@ upstream_commit() {
     c=$(git -C "$1" rev-parse HEAD 2>/dev/null) || { echo "unknown (not a git checkout)"; return; }
     git -C "$1" diff --quiet HEAD 2>/dev/null || c="$c-dirty"
     echo "$c"
+}
+
+# upstream_count DIR [CARGO ARGS...]: builds the lab's count program (example
+# `count`, backend upstream included) in release and prints its executable.
+upstream_count() {
+    local dir=$1 exe
+    shift
+    exe=$(cargo build --release --example count --message-format=json --manifest-path "$dir/lab/Cargo.toml" \
+        --target-dir "${LAB_TARGET_DIR:-$dir/target}" "$@" 2>"$dir/count-build.log" |
+        grep '^{' | grep '"kind":\["example"\]' | grep -o '"executable":"[^"]*"' | tail -n 1 | cut -d'"' -f4) || true
+    if [ -z "$exe" ] || [ ! -f "$exe" ]; then
+        tail -n 20 "$dir/count-build.log" >&2
+        die "building the lab's count program failed (log: $dir/count-build.log)"
+    fi
+    printf '%s\n' "$exe"
 }
 
 # upstream_binary DIR CRATE [CARGO ARGS...]: builds a generated crate's bench and

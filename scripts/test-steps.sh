@@ -211,6 +211,10 @@ run_tests() {
 counts_check() {
     BENCH_REPORT_BIN=$report bash "$SCRIPTS/counts.sh" --check
 }
+# cargo xtask ab-selftest: the A/B (make ab) on two stand-in upstream trees.
+ab_selftest() {
+    BENCH_REPORT_BIN=$report cargo xtask ab-selftest
+}
 wide_bench_smoke() {
     WASMTIME_FLAGS="-W wide-arithmetic=y" bash "$SCRIPTS/wasm-runner.sh" "$(with_wide bench_binary --target "$WASM_TARGET")"
 }

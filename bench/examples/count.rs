@@ -9,7 +9,9 @@
 //! IDs: `Poseidon/permutation/B`, `Poseidon/poseidon_hash_kimchi/B`, `Field/mul/B`,
 //! `Field/square/B` for B in reference, u29, u64, u52 (u52 only where AVX-512 IFMA
 //! runs: under valgrind it never does, and a count of its fallback would carry its
-//! name). `count --list` prints them.
+//! name); built in the upstream lab (feature "upstream"), also
+//! `Poseidon/permutation/upstream` and `Poseidon/poseidon_hash_kimchi/upstream`.
+//! `count --list` prints them.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -21,6 +23,10 @@ use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
 
 #[path = "../benches/fixed/mod.rs"]
 mod fixed;
+
+#[cfg(feature = "upstream")]
+#[path = "../benches/upstream/count.rs"]
+mod upstream;
 
 const BACKENDS: [&str; 4] = ["reference", "u29", "u64", "u52"];
 const BODIES: [&str; 4] = [
@@ -100,6 +106,10 @@ fn main() -> ExitCode {
             for backend in BACKENDS {
                 println!("{b}/{backend}");
             }
+            #[cfg(feature = "upstream")]
+            if upstream::BODIES.contains(&b) {
+                println!("{b}/upstream");
+            }
         }
         return ExitCode::SUCCESS;
     }
@@ -121,6 +131,14 @@ fn main() -> ExitCode {
             eprintln!("count: {id}: AVX-512 IFMA does not run here (valgrind hides it; wasm has none), so its own path cannot be counted");
             return ExitCode::from(3);
         }
+        #[cfg(feature = "upstream")]
+        "upstream" => match upstream::run(body, k) {
+            Some(d) => d,
+            None => {
+                eprintln!("count: {id}: upstream has no such body");
+                return ExitCode::from(2);
+            }
+        },
         _ => {
             eprintln!("count: unknown backend {backend} ({})", BACKENDS.join(", "));
             return ExitCode::from(2);

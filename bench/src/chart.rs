@@ -69,11 +69,7 @@ fn first_seen<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
 pub fn permutation_panel(report: &Value) -> Option<Panel> {
     let mut rows: Vec<(String, String, f64)> = Vec::new();
     for r in report["results"].as_array()? {
-        let (Some(id), Some(rt), Some(ns)) = (
-            r["id"].as_str(),
-            r["runtime"].as_str(),
-            r["median_ns"].as_f64(),
-        ) else {
+        let Some((id, rt, ns)) = crate::result_fields(r) else {
             continue;
         };
         if let Some(backend) = id.strip_prefix(PERMUTATION) {

@@ -4,11 +4,13 @@
 //! Markdown and JSON. No other tool is needed; criterion's own files are the input.
 
 use std::cmp::Ordering;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use serde_json::{json, Value};
 
+pub mod ab;
+pub mod bmf;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod chart;
 pub mod counts;
@@ -106,18 +108,21 @@ pub fn runtime_of(baseline: &str) -> &str {
     }
 }
 
+/// The median of `v` (the mean of the middle two for an even count).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
 /// One estimate per benchmark and runtime: with several rounds, the median of the
 /// rounds' medians (and of their interval bounds); input sorted by id and runtime.
 pub fn merge_rounds(sorted: Vec<Estimate>) -> Vec<Estimate> {
-    let mid = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        let n = v.len();
-        if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            (v[n / 2 - 1] + v[n / 2]) / 2.0
-        }
-    };
+    let mid = median;
     let mut out: Vec<Estimate> = Vec::new();
     let mut group: Vec<Estimate> = Vec::new();
     let mut flush = |group: &mut Vec<Estimate>| {
@@ -410,10 +415,10 @@ pub fn upstream_own(own: &[Estimate], table: &Table) -> Vec<(String, f64, f64)> 
 /// Baseline names criterion writes itself, never a runtime.
 const NOT_RUNTIMES: [&str; 4] = ["base", "new", "change", "report"];
 
-/// Every runtime that has a saved baseline under `dir`, in table order: native,
-/// wasmtime, then Nodes by major version, then the rest by name.
-pub fn discover_runtimes(dir: &Path) -> Result<Vec<String>, String> {
-    let mut found = std::collections::BTreeSet::new();
+/// Every saved criterion baseline under `dir`: the directories that hold an
+/// `estimates.json` (named for their baseline), found at any depth.
+pub fn baseline_dirs(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         for entry in std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))? {
@@ -421,16 +426,39 @@ pub fn discover_runtimes(dir: &Path) -> Result<Vec<String>, String> {
             if !path.is_dir() {
                 continue;
             }
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if path.join("estimates.json").is_file() {
-                if !NOT_RUNTIMES.contains(&name) {
-                    found.insert(runtime_of(name).to_owned());
-                }
+                found.push(path);
             } else {
                 stack.push(path);
             }
         }
     }
+    Ok(found)
+}
+
+/// A baseline directory's name (its baseline).
+pub fn baseline_name(path: &Path) -> &str {
+    path.file_name().and_then(|n| n.to_str()).unwrap_or("")
+}
+
+/// One result of `report.json`: its ID, runtime and median (ns), when all are there.
+pub fn result_fields(r: &Value) -> Option<(&str, &str, f64)> {
+    Some((
+        r["id"].as_str()?,
+        r["runtime"].as_str()?,
+        r["median_ns"].as_f64()?,
+    ))
+}
+
+/// Every runtime that has a saved baseline under `dir`, in table order: native,
+/// wasmtime, then Nodes by major version, then the rest by name.
+pub fn discover_runtimes(dir: &Path) -> Result<Vec<String>, String> {
+    let found: std::collections::BTreeSet<String> = baseline_dirs(dir)?
+        .iter()
+        .map(|p| baseline_name(p))
+        .filter(|name| !NOT_RUNTIMES.contains(name))
+        .map(|name| runtime_of(name).to_owned())
+        .collect();
     let mut v: Vec<String> = found.into_iter().collect();
     v.sort_by_key(|r| runtime_order(r));
     Ok(v)

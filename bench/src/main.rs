@@ -38,6 +38,14 @@
 //! differently under the same key.
 //!
 //! ```text
+//! bench-report ab --criterion DIR [--out DIR] [--counts-base F --counts-head F] [--alpha A] [--env K=V]...
+//! bench-report bmf REPORT.json [--out FILE]
+//! ```
+//! HEAD against BASE from the interleaved rounds of `cargo xtask ab` (see
+//! `poseidon_benches::ab`), and a report in the Bencher Metric Format
+//! (`poseidon_benches::bmf`).
+//!
+//! ```text
 //! bench-report compare A.json B.json
 //! ```
 //! compares two reports (or counts files): times as ratios; counts under the same
@@ -57,10 +65,13 @@ const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since 
        bench-report chart [DIR]
        bench-report compare A.json B.json
        bench-report merge [--out DIR] [LABEL=]REPORT.json...
+       bench-report ab --criterion DIR [--out DIR] [--counts-base F --counts-head F]
+       bench-report bmf REPORT.json [--out FILE]
        bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py ... ID...
 The side-by-side table of the saved criterion baselines (the first form; it writes
 report.json, report.md and report.svg), the chart drawn again, two reports compared,
-several machines' reports merged, or the counts measured (`bench-report SUBCOMMAND --help` for each).";
+several machines' reports merged, an A/B of two builds (cargo xtask ab), a report
+in the Bencher Metric Format, or the counts measured (`bench-report SUBCOMMAND --help` for each).";
 
 struct Args {
     criterion: PathBuf,
@@ -672,7 +683,13 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Subcommands: Ok(false) is a failed check (exit 1), an empty error asks for the usage.
     type Command = fn(&[String]) -> Result<bool, String>;
-    let commands: [(&str, Command, &str); 4] = [
+    let commands: [(&str, Command, &str); 6] = [
+        ("ab", poseidon_benches::ab::cli, poseidon_benches::ab::USAGE),
+        (
+            "bmf",
+            poseidon_benches::bmf::cli,
+            poseidon_benches::bmf::USAGE,
+        ),
         ("chart", chart, CHART_USAGE),
         ("compare", compare, COMPARE_USAGE),
         ("counts", counts, COUNTS_USAGE),

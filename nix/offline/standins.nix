@@ -48,6 +48,10 @@
       if cond
       then attrs
       else {};
+    optionals = cond: list:
+      if cond
+      then list
+      else [];
     genAttrs = names: f:
       builtins.listToAttrs (map (name: {
           inherit name;

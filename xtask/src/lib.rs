@@ -3,6 +3,7 @@
 //! Nothing here is part of the product: the library (`poseidon/`), the npm package
 //! (`js/`) and the benchmark (`bench/`) depend on none of it.
 
+pub mod ab;
 pub mod checklist;
 pub mod docs_check;
 pub mod make_args;

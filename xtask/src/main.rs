@@ -78,6 +78,24 @@ const TASKS: &[Task] = &[
         run: |_, a| tasks::nix_sandbox(a),
     },
     Task {
+        name: "ab",
+        about: "HEAD against BASE: two proof-systems trees (DIR or DIR@REV) built, measured in interleaved rounds on every runtime, counted",
+        usage: xtask::ab::USAGE,
+        run: xtask::ab::task,
+    },
+    Task {
+        name: "ab-selftest",
+        about: "the A/B path on stand-in upstream trees: a known slowdown found on every row, identical trees built identically",
+        usage: xtask::ab::selftest::USAGE,
+        run: xtask::ab::selftest::task,
+    },
+    Task {
+        name: "ab-standin",
+        about: "write a stand-in proof-systems tree (the API the lab calls, over this library) for the A/B's tests",
+        usage: xtask::ab::standin::USAGE,
+        run: xtask::ab::standin::task,
+    },
+    Task {
         name: "nix-review",
         about: "what the flake's reviews found, offline: every system evaluated with stand-ins, the Nix files linted, the workflow read",
         usage: xtask::nix_review::USAGE,

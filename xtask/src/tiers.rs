@@ -359,6 +359,13 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
         ),
     ]);
     r.run_parallel(last, 2);
+    // Alone: it measures (a 2x slowdown, which load beside it could not hide, but
+    // its rounds are cleaner without).
+    r.run(Step::script(
+        "A/B on stand-in upstream trees: built for both targets, interleaved rounds, a 2x slowdown found on every row with its counts; DIR@REV against the same files: identical binaries, the checkout clean",
+        "ab_selftest",
+        &[],
+    ));
     upstream_steps(root, r);
     nix_steps(root, r);
 }

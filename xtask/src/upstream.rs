@@ -23,12 +23,6 @@ pub fn check_checkout(ps: &Path) -> Result<PathBuf, String> {
             ps.display()
         ));
     }
-    if !ps.join("poseidon/benches/poseidon_bench.rs").is_file() {
-        return Err(format!(
-            "{}: no poseidon/benches/poseidon_bench.rs, upstream's own benchmark that the lab compares with",
-            ps.display()
-        ));
-    }
     Ok(ps)
 }
 
@@ -52,8 +46,25 @@ fn toml_str(p: &Path) -> String {
 /// mina-poseidon and mina-curves natively with their default features (as upstream's
 /// own bench builds them), in Wasm without rayon; criterion without threads and
 /// plots in Wasm, as in `bench/`.
+/// Whether the checkout's mina-poseidon has a feature `std` (it came with its
+/// no-std change; earlier revisions are std only, with no such feature).
+pub fn has_std_feature(ps: &Path) -> bool {
+    std::fs::read_to_string(ps.join("poseidon/Cargo.toml")).is_ok_and(|t| {
+        t.lines()
+            .map(|l| l.replace(' ', ""))
+            .any(|l| l.starts_with("std="))
+    })
+}
+
 fn upstream_deps(ps: &Path, criterion: &str) -> String {
     let (poseidon, curves) = (toml_str(&ps.join("poseidon")), toml_str(&ps.join("curves")));
+    // In Wasm without its default features (rayon's threads), with `std` where
+    // there is such a feature.
+    let wasm_features = if has_std_feature(ps) {
+        ", features = [\"std\"]"
+    } else {
+        ""
+    };
     format!(
         "[target.'cfg(not(target_arch = \"wasm32\"))'.dev-dependencies]\n\
          criterion = {{ version = \"{criterion}\", features = [{native}] }}\n\
@@ -61,7 +72,7 @@ fn upstream_deps(ps: &Path, criterion: &str) -> String {
          mina-curves = {{ path = {curves} }}\n\n\
          [target.'cfg(target_arch = \"wasm32\")'.dev-dependencies]\n\
          criterion = {{ version = \"{criterion}\", default-features = false }}\n\
-         mina-poseidon = {{ path = {poseidon}, default-features = false, features = [\"std\"] }}\n\
+         mina-poseidon = {{ path = {poseidon}, default-features = false{wasm_features} }}\n\
          mina-curves = {{ path = {curves}, default-features = false }}\n",
         native = if criterion == "0.5" {
             "\"cargo_bench_support\", \"html_reports\""
@@ -80,8 +91,8 @@ fn package(name: &str, ps: &Path) -> String {
     )
 }
 
-/// `lab/Cargo.toml`: the repository's benchmark file, with feature "upstream", and
-/// the instruction-count probe (example `count`).
+/// `lab/Cargo.toml`: the repository's benchmark file and count program
+/// (example `count`), with feature "upstream".
 pub fn lab_manifest(ps: &Path, root: &Path) -> String {
     format!(
         "{}[[bench]]\nname = \"poseidon\"\npath = {}\nharness = false\n\n\
@@ -92,7 +103,7 @@ pub fn lab_manifest(ps: &Path, root: &Path) -> String {
          {}\n[profile.bench]\ncodegen-units = 1\nlto = \"thin\"\n",
         package("poseidon-upstream-lab", ps),
         toml_str(&root.join("bench/benches/poseidon.rs")),
-        toml_str(&root.join("bench/benches/upstream/count.rs")),
+        toml_str(&root.join("bench/examples/count.rs")),
         toml_str(&root.join("poseidon")),
         upstream_deps(ps, "0.8"),
     )
@@ -141,15 +152,26 @@ pub fn own_manifest(ps: &Path, workspace_toml: &str) -> String {
     )
 }
 
-/// Writes both crates under `out`; each starts from the checkout's Cargo.lock (its
-/// versions of what upstream depends on) unless it has a lock already.
+/// Whether the checkout has upstream's own benchmark (older revisions do not).
+pub fn has_own_bench(ps: &Path) -> bool {
+    ps.join("poseidon/benches/poseidon_bench.rs").is_file()
+}
+
+/// Writes the crates under `out`: `lab/` always, `own/` where the checkout has
+/// upstream's own benchmark (else an earlier `own/` is removed); each starts from
+/// the checkout's Cargo.lock (its versions of what upstream depends on) unless it
+/// has a lock already.
 pub fn write_lab(ps: &Path, root: &Path, out: &Path) -> Result<(), String> {
     let ps = check_checkout(ps)?;
     let workspace = std::fs::read_to_string(ps.join("Cargo.toml")).unwrap_or_default();
-    for (dir, manifest) in [
-        ("lab", lab_manifest(&ps, root)),
-        ("own", own_manifest(&ps, &workspace)),
-    ] {
+    let mut crates = vec![("lab", lab_manifest(&ps, root))];
+    if has_own_bench(&ps) {
+        crates.push(("own", own_manifest(&ps, &workspace)));
+    } else if out.join("own").exists() {
+        std::fs::remove_dir_all(out.join("own"))
+            .map_err(|e| format!("{}: {e}", out.join("own").display()))?;
+    }
+    for (dir, manifest) in crates {
         let d = out.join(dir);
         let err = |e: std::io::Error| format!("{}: {e}", d.display());
         std::fs::create_dir_all(&d).map_err(err)?;

@@ -12,11 +12,12 @@ fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
         "\n[workspace]\n",
         "path = \"/src/lab/bench/benches/poseidon.rs\"",
         "default = [\"upstream\"]",
-        "[[example]]\nname = \"count\"\npath = \"/src/lab/bench/benches/upstream/count.rs\"",
+        "[[example]]\nname = \"count\"\npath = \"/src/lab/bench/examples/count.rs\"",
         "poseidon = { path = \"/src/lab/poseidon\" }",
         "mina-poseidon = { path = \"/src/proof-systems/poseidon\" }",
         "mina-curves = { path = \"/src/proof-systems/curves\" }",
-        "mina-poseidon = { path = \"/src/proof-systems/poseidon\", default-features = false, features = [\"std\"] }",
+        // No checkout there: no feature `std` seen, none asked for.
+        "mina-poseidon = { path = \"/src/proof-systems/poseidon\", default-features = false }",
         "criterion = { version = \"0.8\", default-features = false }",
     ] {
         assert!(m.contains(want), "lab manifest lacks {want}:\n{m}");
@@ -61,7 +62,7 @@ fn upstreams_own_bench_gets_the_workspaces_profiles() {
 /// Reads a real directory tree; skipped under WASI, whose sandbox has no temp dir.
 #[cfg(not(target_os = "wasi"))]
 #[test]
-fn a_checkout_needs_both_crates_and_upstreams_bench() {
+fn a_checkout_needs_both_crates_and_upstreams_own_bench_is_optional() {
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-proof-systems");
     let _ = std::fs::remove_dir_all(&root);
     let write = |rel: &str, text: &str| {
@@ -79,16 +80,30 @@ fn a_checkout_needs_both_crates_and_upstreams_bench() {
     let e = xtask::upstream::check_checkout(&root).unwrap_err();
     assert!(e.contains("not a proof-systems checkout"), "{e}");
     write("curves/Cargo.toml", "[package]\nname = \"mina-curves\"\n");
-    let e = xtask::upstream::check_checkout(&root).unwrap_err();
-    assert!(e.contains("poseidon_bench.rs"), "{e}");
-    write("poseidon/benches/poseidon_bench.rs", "fn main() {}\n");
     write("Cargo.lock", "# their lock\n");
     assert_eq!(
         xtask::upstream::check_checkout(&root).unwrap(),
         root.canonicalize().unwrap()
     );
-
+    // A revision without upstream's own benchmark: the lab's crate only.
     let out = root.join("out");
+    xtask::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
+    let lab = std::fs::read_to_string(out.join("lab/Cargo.toml")).unwrap();
+    assert!(!out.join("own").exists());
+    // Before upstream's no-std change there is no feature `std` to ask for.
+    assert!(lab.contains("default-features = false }"), "{lab}");
+    write(
+        "poseidon/Cargo.toml",
+        "[package]\nname = \"mina-poseidon\"\n\n[features]\ndefault = [\"std\"]\nstd = []\n",
+    );
+    xtask::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
+    let lab = std::fs::read_to_string(out.join("lab/Cargo.toml")).unwrap();
+    assert!(
+        lab.contains("default-features = false, features = [\"std\"] }"),
+        "{lab}"
+    );
+
+    write("poseidon/benches/poseidon_bench.rs", "fn main() {}\n");
     xtask::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
     for crate_dir in ["lab", "own"] {
         let m = std::fs::read_to_string(out.join(crate_dir).join("Cargo.toml")).unwrap();

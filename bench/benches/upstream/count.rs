@@ -1,9 +1,8 @@
-//! `count BACKEND N`: N chained kimchi permutations over Fp with `reference`,
-//! `upstream` (mina-poseidon), `u29` or `u64`, then the first element. Run under
-//! `valgrind --tool=callgrind` with two values of N, the difference of the
-//! instruction counts over the difference of N is the count per permutation:
-//! repeatable on a noisy machine, where timings of the same code swing by 20%.
-//! Built as the example `count` of the lab crate (`cargo xtask upstream-lab`).
+//! Backend `upstream` in the count program (`bench/examples/count.rs`), built
+//! with feature "upstream" in the crate that `cargo xtask upstream-lab` writes:
+//! mina-poseidon's permutation and sponge chain, on the inputs and between the
+//! markers of ours, so that `Poseidon/permutation/upstream` and
+//! `Poseidon/poseidon_hash_kimchi/upstream` are counted as ours are.
 
 use std::hint::black_box;
 
@@ -12,41 +11,50 @@ use mina_curves::pasta::Fp as UpFp;
 use mina_poseidon::constants::PlonkSpongeConstantsKimchi as Kimchi;
 use mina_poseidon::pasta::{fp_kimchi, FULL_ROUNDS};
 use mina_poseidon::permutation::poseidon_block_cipher;
-use poseidon::backend::{Reference, U29, U64};
-use poseidon::params::ParamSet;
+use mina_poseidon::poseidon::{ArithmeticSponge, Sponge as _};
 use poseidon::Fp;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(backend), Some(Ok(n))) = (args.first(), args.get(1).map(|n| n.parse::<usize>()))
-    else {
-        eprintln!("usage: count reference|upstream|u29|u64 N");
-        std::process::exit(2);
-    };
-    let start = [1u64, 2, 3].map(Fp::from);
-    let out: Fp = match backend.as_str() {
-        "reference" => chain::<Reference>(start, n),
-        "u29" => chain::<U29>(start, n),
-        "u64" => chain::<U64>(start, n),
-        "upstream" => {
-            let params = fp_kimchi::static_params();
-            let mut s: [UpFp; 3] = [1u64, 2, 3].map(UpFp::from);
-            for _ in 0..n {
-                poseidon_block_cipher::<UpFp, Kimchi, FULL_ROUNDS>(params, black_box(&mut s));
-            }
-            Fp::from_le_bytes_mod_order(&s[0].into_bigint().to_bytes_le())
-        }
-        other => {
-            eprintln!("count: unknown backend {other} (reference, upstream, u29, u64)");
-            std::process::exit(2);
-        }
-    };
-    println!("{out}");
+use super::{fixed, window};
+
+/// The bodies upstream has (its permutation and its sponge; no field operations).
+pub const BODIES: [&str; 2] = ["Poseidon/permutation", "Poseidon/poseidon_hash_kimchi"];
+
+fn to_up(x: Fp) -> UpFp {
+    UpFp::from_le_bytes_mod_order(&x.into_bigint().to_bytes_le())
 }
 
-fn chain<B: poseidon::Backend>(mut s: [Fp; 3], n: usize) -> Fp {
-    for _ in 0..n {
-        poseidon::permute_with::<Fp, B>(ParamSet::Kimchi, black_box(&mut s));
+fn from_up(x: UpFp) -> Fp {
+    Fp::from_le_bytes_mod_order(&x.into_bigint().to_bytes_le())
+}
+
+/// The body K times, then the digest (as ours); None for a body upstream lacks.
+pub fn run(body: &str, k: u64) -> Option<Fp> {
+    let params = fp_kimchi::static_params();
+    match body {
+        "Poseidon/permutation" => {
+            let x = fixed::inputs(3);
+            let mut state: [UpFp; 3] = [0, 1, 2].map(|i| to_up(x[i]));
+            window(|| {
+                for _ in 0..k {
+                    poseidon_block_cipher::<UpFp, Kimchi, FULL_ROUNDS>(
+                        params,
+                        black_box(&mut state),
+                    );
+                }
+            });
+            Some(from_up(state[0]))
+        }
+        "Poseidon/poseidon_hash_kimchi" => {
+            let mut sponge = ArithmeticSponge::<UpFp, Kimchi, FULL_ROUNDS>::new(params);
+            let mut digest = UpFp::from(0u64);
+            window(|| {
+                for _ in 0..k {
+                    sponge.absorb(&[digest]);
+                    digest = sponge.squeeze();
+                }
+            });
+            Some(from_up(digest))
+        }
+        _ => None,
     }
-    s[0]
 }

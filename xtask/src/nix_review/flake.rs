@@ -279,8 +279,8 @@ pub fn checks(r: &mut Checklist, root: &Path, with_revs: &Evaluation, without: &
         || format!("also on {other:?}"),
     );
     let wheel = &ev["wheel"];
-    let counts_sh = std::fs::read_to_string(root.join("scripts/counts.sh")).unwrap_or_default();
-    let pinned = counts_sh
+    let lib_sh = std::fs::read_to_string(root.join("scripts/lib.sh")).unwrap_or_default();
+    let pinned = lib_sh
         .lines()
         .find_map(|l| l.strip_prefix("WASMTIME_PY="))
         .unwrap_or("?");
@@ -295,7 +295,7 @@ pub fn checks(r: &mut Checklist, root: &Path, with_revs: &Evaluation, without: &
         &format!("the wasmtime wheel {pinned}: autoPatchelf, and its build imports wasmtime (pythonImportsCheck)"),
         || {
             format!(
-                "pythonImportsCheck {}, version {} (counts.sh pins {pinned}), inputs {wheel_inputs:?}",
+                "pythonImportsCheck {}, version {} (scripts/lib.sh pins {pinned}), inputs {wheel_inputs:?}",
                 wheel["pythonImportsCheck"], wheel["version"]
             )
         },

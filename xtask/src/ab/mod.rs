@@ -1,0 +1,577 @@
+//! `cargo xtask ab` (`make ab BASE=… HEAD=…`): did a change to upstream's
+//! Poseidon make it faster, natively and in Wasm, and by how much?
+//!
+//! 1. Each side (a proof-systems checkout `DIR`, or `DIR@REV`) is put in one build
+//!    tree under `target/ab/`, one after the other ([`sides`]), and built as the
+//!    lab builds `PROOF_SYSTEMS` ([`crate::upstream`]): the benchmark with backend
+//!    `upstream` for the host and wasm32-wasip1, and the count program.
+//! 2. Both sides run on every runtime (native, wasmtime, each Node found) in
+//!    rounds, alternating which goes first (BASE HEAD, HEAD BASE, …), on
+//!    upstream's workloads; criterion saves `base@R` and `head@R`.
+//! 3. Where valgrind and the wasmtime package are, both sides' upstream workloads
+//!    are counted (native instructions, Wasm operators, wasmtime's instructions).
+//! 4. `bench-report ab` writes `ab.md`, `ab.json` and `ab.bmf.json`
+//!    (`poseidon_benches::ab`: the statistics and the verdicts).
+
+pub mod selftest;
+pub mod sides;
+pub mod standin;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// `cargo xtask ab --help`.
+pub const USAGE: &str =
+    "usage: cargo xtask ab --base SIDE --head SIDE [--rounds N] [--runtimes LIST]
+                     [--workloads REGEX] [--criterion ARGS] [--no-counts] [--out DIR]
+SIDE: a proof-systems checkout (DIR, its files as they are) or DIR@REV (a revision,
+extracted with git archive); the checkout is only read. (make ab BASE=… HEAD=…)
+Or both sides this repository: @REV, and @ for the working tree (the default HEAD
+when BASE is @REV): our backends' permutation and hash chain, counted too.
+  --rounds N        paired rounds per runtime (default 6; at least 3)
+  --runtimes LIST   e.g. \"native wasmtime node24\" (default: native, wasmtime if on
+                    PATH, every Node of BENCH_NODES or found as make bench finds them)
+  --workloads REGEX criterion's filter (default: upstream's permutation, its hash
+                    chain and its hashes of 2, 16 and 128 elements)
+  --criterion ARGS  criterion's options per run (default: --warm-up-time 0.5
+                    --measurement-time 1 --sample-size 10 --nresamples 1000)
+  --no-counts       skip the counts (they need valgrind; x86-64 Linux)
+  --count-ids IDS   the count program's IDs (default: upstream's permutation and
+                    its hash chain)
+  --out DIR         where ab.md, ab.json, ab.bmf.json go (default target/ab)
+Prints progress, then the table; writes OUT/ab.md, OUT/ab.json, OUT/ab.bmf.json.";
+
+/// Upstream's workloads in the lab's benchmark.
+pub const WORKLOADS: &str =
+    "^Poseidon/(permutation/upstream|poseidon_hash_kimchi/upstream|hash/upstream/(2|16|128))$";
+const CRITERION: &str =
+    "--warm-up-time 0.5 --measurement-time 1 --sample-size 10 --nresamples 1000 --noplot";
+/// Our backends' workloads, when both sides are this repository.
+const OUR_WORKLOADS: &str = "^Poseidon/(permutation|poseidon_hash_kimchi)/(u29|u64|u52)$";
+/// Ours in the count program (u52's own path does not run under valgrind).
+const OUR_COUNT_IDS: [&str; 2] = ["Poseidon/permutation/u29", "Poseidon/permutation/u64"];
+/// The upstream IDs of the count program.
+const COUNT_IDS: [&str; 2] = [
+    "Poseidon/permutation/upstream",
+    "Poseidon/poseidon_hash_kimchi/upstream",
+];
+const WASM: &str = "wasm32-wasip1";
+/// The sides' names, BASE first (criterion's baselines `base@R`, `head@R`).
+const SIDES: [&str; 2] = ["base", "head"];
+
+#[derive(Debug)]
+struct Options {
+    base: String,
+    head: String,
+    rounds: u32,
+    runtimes: Option<Vec<String>>,
+    workloads: String,
+    criterion: Vec<String>,
+    counts: bool,
+    count_ids: Vec<String>,
+    out: Option<PathBuf>,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        base: String::new(),
+        head: String::new(),
+        rounds: 6,
+        runtimes: None,
+        workloads: WORKLOADS.into(),
+        criterion: CRITERION.split(' ').map(String::from).collect(),
+        counts: true,
+        count_ids: COUNT_IDS.map(String::from).to_vec(),
+        out: None,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "-h" | "--help" => return Err(String::new()),
+            "--base" => o.base = value()?,
+            "--head" => o.head = value()?,
+            "--rounds" => {
+                let v = value()?;
+                o.rounds = v
+                    .parse()
+                    .ok()
+                    .filter(|n| *n >= 3)
+                    .ok_or(format!("--rounds: {v} is not a number of at least 3"))?;
+            }
+            "--runtimes" => {
+                o.runtimes = Some(value()?.split_whitespace().map(String::from).collect())
+            }
+            "--workloads" => o.workloads = value()?,
+            "--criterion" => o.criterion = value()?.split_whitespace().map(String::from).collect(),
+            "--no-counts" => o.counts = false,
+            "--count-ids" => o.count_ids = value()?.split_whitespace().map(String::from).collect(),
+            "--out" => o.out = Some(value()?.into()),
+            s => return Err(format!("unknown argument {s}")),
+        }
+    }
+    if o.base.starts_with('@') && o.head.is_empty() {
+        o.head = "@".into(); // this repository's working tree
+    }
+    if o.base.is_empty() || o.head.is_empty() {
+        return Err("both --base and --head are needed (make ab BASE=… HEAD=…)".into());
+    }
+    Ok(o)
+}
+
+fn say(msg: &str) {
+    eprintln!("==> {msg}");
+}
+
+/// Runs `cmd` from the repository, its output to stderr; an error names it.
+fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
+    let status = cmd.status().map_err(|e| format!("{what}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+/// A shell function of scripts/lib.sh, its stdout.
+fn lib_sh(root: &Path, call: &str) -> Result<String, String> {
+    let o = Command::new("bash")
+        .args(["-c", &format!("source scripts/lib.sh && {call}")])
+        .current_dir(root)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("bash: {e}"))?;
+    if !o.status.success() {
+        return Err(format!("scripts/lib.sh {call} failed"));
+    }
+    Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned())
+}
+
+/// The executable of kind `kind` ("bench", "example") in cargo's JSON messages.
+fn executable(json: &str, kind: &str) -> Option<PathBuf> {
+    json.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["kind"][0] == kind)
+        .filter_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .next_back()
+}
+
+/// Builds one side's programs in `work` and copies them to `work/bin/SIDE/`:
+/// `bench`, `bench.wasm`, and (with counts) `count`, `count.wasm`.
+fn build_side(
+    root: &Path,
+    work: &Path,
+    side: &str,
+    ours: bool,
+    wasm: bool,
+    counts: bool,
+) -> Result<PathBuf, String> {
+    let (tree, lab) = (work.join("tree"), work.join("lab"));
+    // Upstream: the lab's crate over the tree (its own lock from the tree's), built
+    // from here (this repository's cargo configuration: the wasm flags). Ours: the
+    // tree's own bench crate, with the tree's configuration.
+    let (manifest, cwd) = if ours {
+        (tree.join("Cargo.toml"), tree.clone())
+    } else {
+        let _ = std::fs::remove_file(lab.join("lab/Cargo.lock"));
+        crate::upstream::write_lab(&tree, root, &lab)?;
+        (lab.join("lab/Cargo.toml"), root.to_owned())
+    };
+    let bin = work.join("bin").join(side);
+    std::fs::create_dir_all(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
+    let mut builds = vec![("bench", "bench", None, "bench")];
+    if wasm {
+        builds.push(("bench", "bench", Some(WASM), "bench.wasm"));
+    }
+    if counts {
+        builds.push(("example", "example", None, "count"));
+        builds.push(("example", "example", Some(WASM), "count.wasm"));
+    }
+    for (what, kind, target, name) in builds {
+        say(&format!(
+            "{side}: building the {} for {}",
+            if what == "bench" {
+                "benchmark"
+            } else {
+                "count program"
+            },
+            target.unwrap_or("the host")
+        ));
+        let mut cmd = Command::new("cargo");
+        if what == "bench" {
+            cmd.args(["bench", "--no-run", "--bench", "poseidon"]);
+        } else {
+            cmd.args(["build", "--release", "--example", "count"]);
+        }
+        if ours {
+            cmd.args(["-p", "poseidon-benches"]);
+        }
+        cmd.arg("--message-format=json")
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(work.join("target"))
+            .current_dir(&cwd);
+        if let Some(t) = target {
+            cmd.args(["--target", t]);
+        }
+        let o = cmd
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .map_err(|e| format!("cargo: {e}"))?;
+        let json = String::from_utf8_lossy(&o.stdout);
+        // The compiler's errors and warnings come in the JSON: shown as rustc shows them.
+        for m in json
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|m| m["reason"] == "compiler-message" && m["message"]["level"] == "error")
+        {
+            if let Some(text) = m["message"]["rendered"].as_str() {
+                eprint!("{text}");
+            }
+        }
+        let exe = executable(&json, kind)
+            .filter(|_| o.status.success())
+            .ok_or(format!(
+                "{side}: building the {what} for {} failed",
+                target.unwrap_or("the host")
+            ))?;
+        std::fs::copy(&exe, bin.join(name)).map_err(|e| format!("{}: {e}", exe.display()))?;
+    }
+    Ok(bin)
+}
+
+fn sha256_file(p: &Path) -> String {
+    Command::new("sha256sum")
+        .arg(p)
+        .output()
+        .ok()
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .split(' ')
+                .next()
+                .unwrap_or("")
+                .to_owned()
+        })
+        .unwrap_or_default()
+}
+
+/// `(runtime, node binary)`: the runtimes to measure.
+fn runtimes(
+    root: &Path,
+    asked: &Option<Vec<String>>,
+) -> Result<Vec<(String, Option<String>)>, String> {
+    let nodes: Vec<(String, String)> = lib_sh(root, "node_runtimes")?
+        .lines()
+        .filter_map(|l| l.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())))
+        .collect();
+    let have_wasmtime = Command::new("bash")
+        .args(["-c", "command -v wasmtime >/dev/null"])
+        .status()
+        .is_ok_and(|s| s.success());
+    let default: Vec<String> = ["native".to_owned()]
+        .into_iter()
+        .chain(have_wasmtime.then(|| "wasmtime".to_owned()))
+        .chain(nodes.iter().map(|(n, _)| n.clone()))
+        .collect();
+    let asked = asked.clone().unwrap_or(default);
+    let mut out = Vec::new();
+    for rt in asked {
+        match rt.as_str() {
+            "native" | "wasmtime" => out.push((rt, None)),
+            "node" => out.extend(nodes.iter().map(|(n, b)| (n.clone(), Some(b.clone())))),
+            n => {
+                let b = nodes.iter().find(|(m, _)| m == n).ok_or(format!(
+                    "runtime {n}: not among {:?} (BENCH_NODES, make nodes)",
+                    nodes
+                ))?;
+                out.push((n.to_owned(), Some(b.1.clone())));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One criterion run of `side` on a runtime, saved as baseline `side@round`.
+fn measure(
+    root: &Path,
+    rt: &(String, Option<String>),
+    bin: &Path,
+    home: &Path,
+    baseline: &str,
+    o: &Options,
+) -> Result<(), String> {
+    let mut cmd = match rt.0.as_str() {
+        "native" => Command::new(bin.join("bench")),
+        "wasmtime" => {
+            let mut c = Command::new("bash");
+            c.arg(root.join("scripts/wasm-runner.sh"))
+                .arg(bin.join("bench.wasm"));
+            c
+        }
+        _ => {
+            let mut c = Command::new("bash");
+            c.arg(root.join("scripts/node-runner.sh"))
+                .arg(bin.join("bench.wasm"))
+                .env("POSEIDON_NODE", rt.1.as_deref().unwrap_or("node"));
+            c
+        }
+    };
+    cmd.args(["--bench", "--save-baseline", baseline])
+        .args(&o.criterion)
+        .arg(&o.workloads)
+        .env("CRITERION_HOME", home)
+        .current_dir(root);
+    // Criterion's progress only when the run fails.
+    let out = cmd
+        .output()
+        .map_err(|e| format!("{} {baseline}: {e}", rt.0))?;
+    if !out.status.success() {
+        let text = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = text.lines().collect();
+        return Err(format!(
+            "{} {baseline} failed ({}):\n{}",
+            rt.0,
+            out.status,
+            lines[lines.len().saturating_sub(20)..].join("\n")
+        ));
+    }
+    Ok(())
+}
+
+/// `cargo xtask ab`: a wrong argument is an error (with the usage); a failure
+/// later (a build, a run) is reported alone.
+pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
+    let o = parse(args)?;
+    ab(root, o).or_else(|e| {
+        eprintln!("xtask ab: {e}");
+        Ok(false)
+    })
+}
+
+fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
+    let specs = [sides::parse(&o.base)?, sides::parse(&o.head)?];
+    let ours = specs[0].is_ours();
+    if ours != specs[1].is_ours() {
+        return Err("both sides are proof-systems trees, or both this repository (@REV, @)".into());
+    }
+    if ours {
+        if o.workloads == WORKLOADS {
+            o.workloads = OUR_WORKLOADS.into();
+        }
+        if o.count_ids == COUNT_IDS {
+            o.count_ids = OUR_COUNT_IDS.map(String::from).to_vec();
+        }
+    }
+    let work = root.join("target/ab");
+    let out = o.out.clone().unwrap_or_else(|| work.clone());
+    let rts = runtimes(root, &o.runtimes)?;
+    let counts = o.counts
+        && Command::new("bash")
+            .args(["-c", "command -v valgrind >/dev/null"])
+            .status()
+            .is_ok_and(|s| s.success());
+    if o.counts && !counts {
+        say("valgrind not found: no counts (they need valgrind; x86-64 Linux)");
+    }
+
+    let wasm = rts.iter().any(|r| r.0 != "native");
+    // Stale programs of an earlier run must not pass for this one's.
+    let _ = std::fs::remove_dir_all(work.join("bin"));
+    // 1. Builds, one side after the other in the same tree.
+    let mut described = Vec::new();
+    let mut bins = Vec::new();
+    for (spec, side) in specs.iter().zip(SIDES) {
+        say(&format!("{side}: preparing the tree"));
+        described.push(sides::materialize(spec, &work.join("tree"), root)?);
+        bins.push(build_side(root, &work, side, ours, wasm, counts)?);
+    }
+    let same = |f: &str| {
+        let (a, b) = (bins[0].join(f), bins[1].join(f));
+        !a.exists() || sha256_file(&a) == sha256_file(&b)
+    };
+    let identical = ["bench", "bench.wasm", "count", "count.wasm"]
+        .iter()
+        .all(|f| same(f));
+    if identical {
+        say("BASE and HEAD built to identical binaries");
+    }
+
+    // 2. Interleaved rounds.
+    let criterion = work.join("criterion");
+    let _ = std::fs::remove_dir_all(&criterion);
+    let started = Instant::now();
+    let total = o.rounds as usize * rts.len() * 2;
+    let mut done = 0;
+    for round in 1..=o.rounds {
+        let order: [usize; 2] = if round % 2 == 1 { [0, 1] } else { [1, 0] };
+        for rt in &rts {
+            for k in order {
+                let side = SIDES[k];
+                let eta = if done == 0 {
+                    String::new()
+                } else {
+                    let left =
+                        started.elapsed().as_secs_f64() / done as f64 * (total - done) as f64;
+                    if left < 90.0 {
+                        format!(", about {left:.0} s left")
+                    } else {
+                        format!(", about {:.0} min left", left / 60.0)
+                    }
+                };
+                say(&format!("round {round}/{}: {} {side}{eta}", o.rounds, rt.0));
+                measure(
+                    root,
+                    rt,
+                    &bins[k],
+                    &criterion.join(&rt.0),
+                    &format!("{side}@{round}"),
+                    &o,
+                )?;
+                done += 1;
+            }
+        }
+    }
+
+    say(&format!(
+        "{total} runs ({} rounds on {} runtimes, both sides) in {:.1} min",
+        o.rounds,
+        rts.len(),
+        started.elapsed().as_secs_f64() / 60.0
+    ));
+
+    // 3. Counts.
+    let report_bin = match std::env::var("BENCH_REPORT_BIN") {
+        Ok(b) if !b.is_empty() => PathBuf::from(b),
+        _ => {
+            run(
+                Command::new("cargo")
+                    .args([
+                        "build",
+                        "-q",
+                        "--release",
+                        "-p",
+                        "poseidon-benches",
+                        "--bin",
+                        "bench-report",
+                    ])
+                    .current_dir(root),
+                "building bench-report",
+            )?;
+            root.join("target/release/bench-report")
+        }
+    };
+    let mut count_files = Vec::new();
+    if counts {
+        let python = lib_sh(root, "ensure_wasmtime_py")?;
+        for (k, side) in SIDES.iter().enumerate() {
+            say(&format!("{side}: counting {}", o.count_ids.join(", ")));
+            let file = work.join(format!("counts-{side}.json"));
+            run(
+                Command::new(&report_bin)
+                    .arg("counts")
+                    .arg("--native")
+                    .arg(bins[k].join("count"))
+                    .arg("--wasm")
+                    .arg(bins[k].join("count.wasm"))
+                    .arg("--python")
+                    .arg(&python)
+                    .arg("--script")
+                    .arg(root.join("scripts/wasm-count.py"))
+                    .arg("--work")
+                    .arg(work.join("counts-work"))
+                    .arg("--out")
+                    .arg(&file)
+                    .arg("--key")
+                    .arg(format!("upstream={}", described[k]))
+                    .args(&o.count_ids)
+                    .current_dir(root)
+                    .stdout(std::process::Stdio::null()),
+                &format!("counting {side}"),
+            )?;
+            count_files.push(file);
+        }
+    }
+
+    // 4. The report.
+    let mut cmd = Command::new(&report_bin);
+    cmd.arg("ab")
+        .arg("--criterion")
+        .arg(&criterion)
+        .arg("--out")
+        .arg(&out);
+    if let [b, h] = &count_files[..] {
+        cmd.arg("--counts-base").arg(b).arg("--counts-head").arg(h);
+    }
+    let env = [
+        ("BASE", described[0].clone()),
+        ("HEAD", described[1].clone()),
+        (
+            "binaries",
+            if identical {
+                "identical (the same tree on both sides)".into()
+            } else {
+                "differ".into()
+            },
+        ),
+        ("machine", lib_sh(root, "cpu_model")?),
+        ("rustc", command_line("rustc", &["--version"])),
+        ("wasmtime", command_line("wasmtime", &["--version"])),
+        (
+            "runtimes",
+            rts.iter()
+                .map(|r| r.0.clone())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        ("criterion", o.criterion.join(" ")),
+    ];
+    for (k, v) in env {
+        cmd.arg("--env").arg(format!("{k}={v}"));
+    }
+    let status = cmd.status().map_err(|e| format!("bench-report ab: {e}"))?;
+    say(&format!(
+        "the A/B took {:.1} min after the builds",
+        started.elapsed().as_secs_f64() / 60.0
+    ));
+    Ok(status.success())
+}
+
+fn command_line(tool: &str, args: &[&str]) -> String {
+    Command::new(tool)
+        .args(args)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_else(|_| "not found".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_parsed_and_checked() {
+        let a = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        let o = parse(&a("--base x --head y@HEAD~1 --rounds 4 --no-counts")).unwrap();
+        assert_eq!(
+            (o.base.as_str(), o.head.as_str(), o.rounds, o.counts),
+            ("x", "y@HEAD~1", 4, false)
+        );
+        assert!(parse(&a("--base x")).unwrap_err().contains("both"));
+        assert!(parse(&a("--base x --head y --rounds 2"))
+            .unwrap_err()
+            .contains("at least 3"));
+        assert_eq!(parse(&a("--help")).err(), Some(String::new()));
+    }
+
+    #[test]
+    fn the_executable_is_read_from_cargos_messages() {
+        let json = "not json\n{\"reason\":\"compiler-artifact\",\"target\":{\"kind\":[\"lib\"]},\"executable\":null}\n{\"reason\":\"compiler-artifact\",\"target\":{\"kind\":[\"bench\"]},\"executable\":\"/t/poseidon-1\"}\n";
+        assert_eq!(
+            executable(json, "bench"),
+            Some(PathBuf::from("/t/poseidon-1"))
+        );
+        assert_eq!(executable(json, "example"), None);
+    }
+}
