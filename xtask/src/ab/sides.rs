@@ -158,8 +158,14 @@ pub fn materialize(spec: &Spec, tree: &Path, root: &Path) -> Result<String, Stri
                 .stdout(Stdio::piped())
                 .spawn()
                 .map_err(|e| format!("git archive: {e}"))?;
+            // -m: the files get the time of extraction, not the commit's. Cargo
+            // rebuilds a path crate when a source file is newer than its last build:
+            // with the commit's (older) times, the other side's build in the same tree
+            // would count as fresh and be reused. (fs::copy of a DIR side sets the
+            // time of the copy too.)
             let tar = Command::new("tar")
                 .arg("-x")
+                .arg("-m")
                 .arg("-C")
                 .arg(tree)
                 .stdin(archive.stdout.take().expect("piped"))
