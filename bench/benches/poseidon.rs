@@ -6,7 +6,11 @@
 //! - `Poseidon/hash/<backend>/<n>`: hashing n = 2, 16, 128 elements;
 //! - `Poseidon/permute_many/<backend>/<n>`: n = 8, 64 independent permutations in one
 //!   call (throughput in permutations; `u64` uses AVX-512 IFMA when the CPU has it,
-//!   `u64-portable` is its fallback, a loop of single permutations);
+//!   `u64-portable` is its fallback, a loop of single permutations); n = 4096
+//!   through the library's API (`permute_many_with`: conversions in and out
+//!   included), natively beside
+//! - `Poseidon/permute_many_par/<backend>/4096`: the same states and backend on every
+//!   core (`permute_many_par_with`, rayon);
 //! - `Field/mul/<backend>`, `Field/square/<backend>`: one Fp operation, as a
 //!   dependent chain (latency, as inside the permutation).
 //!
@@ -101,6 +105,31 @@ fn permute_many_portable(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
     });
 }
 
+/// 4096 states through the library's API: on one thread, and (natively) on every
+/// core, the same states and backend.
+fn permute_many_api<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>) {
+    const N: usize = 4096;
+    let v = inputs(3 * N);
+    let mut states: Vec<[Fp; 3]> = v.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+    g.bench_function(
+        BenchmarkId::new(format!("permute_many/{}", B::NAME), N),
+        |b| {
+            b.iter(|| {
+                poseidon::permute_many_with::<Fp, B>(ParamSet::Kimchi, black_box(&mut states))
+            })
+        },
+    );
+    #[cfg(not(target_arch = "wasm32"))]
+    g.bench_function(
+        BenchmarkId::new(format!("permute_many_par/{}", B::NAME), N),
+        |b| {
+            b.iter(|| {
+                poseidon::permute_many_par_with::<Fp, B>(ParamSet::Kimchi, black_box(&mut states))
+            })
+        },
+    );
+}
+
 fn hash_n<B: Backend>(g: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
     let xs = inputs(n);
     g.bench_with_input(
@@ -132,6 +161,8 @@ fn bench_poseidon(c: &mut Criterion) {
         for_each_backend!(permute_many(&mut g, n));
         permute_many_portable(&mut g, n);
     }
+    g.throughput(Throughput::Elements(4096));
+    for_each_backend!(permute_many_api(&mut g));
     g.finish();
 }
 

@@ -44,6 +44,29 @@ pub enum Error {
     UnknownParamSet(String),
     /// A field name other than `fp` or `fq`.
     UnknownField(String),
+    /// A Merkle tree height outside 1 to 256.
+    MerkleHeight(usize),
+    /// A leaf index at or past 2^(height − 1).
+    MerkleIndex {
+        /// The index given.
+        index: u64,
+        /// The tree's height.
+        height: usize,
+    },
+    /// More leaves than a tree of this height has.
+    MerkleTooManyLeaves {
+        /// Leaves given.
+        leaves: usize,
+        /// The tree's height.
+        height: usize,
+    },
+    /// A leaf past the next one to set (the tree keeps its leaves contiguous from 0).
+    MerkleGap {
+        /// The index given.
+        index: u64,
+        /// Leaves set so far: the next index that can be set.
+        set: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -74,6 +97,23 @@ impl fmt::Display for Error {
                 write!(f, "unknown parameter set {s:?} (expected kimchi or legacy)")
             }
             Error::UnknownField(s) => write!(f, "unknown field {s:?} (expected fp or fq)"),
+            Error::MerkleHeight(h) => {
+                write!(f, "Merkle tree height {h}: expected 1 to 256")
+            }
+            Error::MerkleIndex { index, height } => write!(
+                f,
+                "leaf index {index} is out of range for a tree of height {height} (2^{} leaves)",
+                height - 1
+            ),
+            Error::MerkleTooManyLeaves { leaves, height } => write!(
+                f,
+                "{leaves} leaves do not fit a tree of height {height} (2^{} leaves)",
+                height - 1
+            ),
+            Error::MerkleGap { index, set } => write!(
+                f,
+                "leaf {index}: leaves are set in order from 0; {set} are set, so the next is {set}"
+            ),
         }
     }
 }

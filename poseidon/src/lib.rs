@@ -3,7 +3,10 @@
 //! - Fields [`Fp`] (Pallas base field) and [`Fq`] (Vesta base field), declared with ark-ff 0.5.
 //! - Parameter sets [`ParamSet::Kimchi`] (x^7, 55 full rounds) and [`ParamSet::Legacy`]
 //!   (x^5, 63 full rounds), constants derived in this crate from Mina's rule ([`params::derive`]).
-//! - The [`Sponge`] (width 3, rate 2), [`hash`] and [`permute`].
+//! - The [`Sponge`] (width 3, rate 2), [`hash`] and [`permute`]; batches
+//!   ([`hash_many`], [`permute_many`]) in SIMD lanes, and on every core
+//!   ([`hash_many_par`], [`permute_many_par`], feature `parallel`); o1js's
+//!   [`merkle::MerkleTree`].
 //! - Arithmetic behind a seam ([`FieldArith`], [`Backend`]): the permutation and the
 //!   sponge are written once; [`backend`] holds the representations.
 //!
@@ -24,6 +27,8 @@ pub mod encoding;
 mod error;
 mod field;
 mod fields;
+pub mod merkle;
+mod parallel;
 pub mod params;
 pub mod permutation;
 mod sponge;
@@ -34,6 +39,9 @@ pub use backend::{Backend, DefaultBackend, PastaField, DEFAULT_BACKEND};
 pub use error::Error;
 pub use field::FieldArith;
 pub use fields::{FieldId, Fp, FpMontConfig, Fq, FqMontConfig};
+pub use parallel::{
+    hash_many_par, hash_many_par_with, permute_many_par, permute_many_par_with, PARALLEL,
+};
 pub use params::{ParamSet, WIDTH};
 pub use permutation::Permutation;
 pub use sponge::{Sponge, SpongeMode};
