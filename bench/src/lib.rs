@@ -450,6 +450,17 @@ pub fn result_fields(r: &Value) -> Option<(&str, &str, f64)> {
     ))
 }
 
+/// A report's medians (ns) by `(id, runtime)`.
+pub fn report_medians(report: &Value) -> std::collections::BTreeMap<(String, String), f64> {
+    report["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(result_fields)
+        .map(|(id, rt, ns)| ((id.to_owned(), rt.to_owned()), ns))
+        .collect()
+}
+
 /// Every runtime that has a saved baseline under `dir`, in table order: native,
 /// wasmtime, then Nodes by major version, then the rest by name.
 pub fn discover_runtimes(dir: &Path) -> Result<Vec<String>, String> {

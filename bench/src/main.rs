@@ -335,22 +335,8 @@ fn compare(args: &[String]) -> Result<bool, String> {
     let (ja, jb) = (read_json(Path::new(a))?, read_json(Path::new(b))?);
     println!("A = {a}\nB = {b}");
     // Times: each (benchmark, runtime) in both, and the in-run ratios to the base.
-    let medians = |j: &Value| -> std::collections::BTreeMap<(String, String), f64> {
-        j["results"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|r| {
-                Some((
-                    (
-                        r["id"].as_str()?.to_owned(),
-                        r["runtime"].as_str()?.to_owned(),
-                    ),
-                    r["median_ns"].as_f64()?,
-                ))
-            })
-            .collect()
-    };
+    let medians = poseidon_benches::report_medians;
+
     let ratios = |j: &Value| -> std::collections::BTreeMap<(String, String), (String, f64)> {
         j["ratios"]
             .as_array()

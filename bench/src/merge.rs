@@ -99,23 +99,6 @@ fn versions(report: &Value) -> String {
         .join("; ")
 }
 
-fn medians(report: &Value) -> BTreeMap<(String, String), f64> {
-    report["results"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|r| {
-            Some((
-                (
-                    r["id"].as_str()?.to_owned(),
-                    r["runtime"].as_str()?.to_owned(),
-                ),
-                r["median_ns"].as_f64()?,
-            ))
-        })
-        .collect()
-}
-
 /// Merges `(label, report.json)` pairs, one per machine.
 pub fn merge(machines: &[(String, Value)]) -> Result<Merged, String> {
     if machines.is_empty() {
@@ -170,8 +153,10 @@ pub fn merge(machines: &[(String, Value)]) -> Result<Merged, String> {
         .collect();
 
     // The times, with each machine's ratio to its own native run.
-    let per: Vec<BTreeMap<(String, String), f64>> =
-        machines.iter().map(|(_, r)| medians(r)).collect();
+    let per: Vec<BTreeMap<(String, String), f64>> = machines
+        .iter()
+        .map(|(_, r)| crate::report_medians(r))
+        .collect();
     let mut keys: Vec<(String, String)> = per
         .iter()
         .flat_map(|m| m.keys().cloned())

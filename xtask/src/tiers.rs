@@ -22,7 +22,8 @@ fn lib_ok(root: &Path, function: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-fn on_path(tool: &str) -> bool {
+/// Whether `tool` is on PATH.
+pub(crate) fn on_path(tool: &str) -> bool {
     Command::new("bash")
         .args(["-c", &format!("command -v {tool} >/dev/null")])
         .status()

@@ -21,6 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use crate::runner::say;
+use crate::tiers::on_path;
+
 /// `cargo xtask ab --help`.
 pub const USAGE: &str =
     "usage: cargo xtask ab --base SIDE --head SIDE [--rounds N] [--runtimes LIST]
@@ -118,10 +121,6 @@ fn parse(args: &[String]) -> Result<Options, String> {
         return Err("both --base and --head are needed (make ab BASE=… HEAD=…)".into());
     }
     Ok(o)
-}
-
-fn say(msg: &str) {
-    eprintln!("==> {msg}");
 }
 
 /// Runs `cmd` from the repository, its output to stderr; an error names it.
@@ -266,10 +265,7 @@ fn runtimes(
         .lines()
         .filter_map(|l| l.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())))
         .collect();
-    let have_wasmtime = Command::new("bash")
-        .args(["-c", "command -v wasmtime >/dev/null"])
-        .status()
-        .is_ok_and(|s| s.success());
+    let have_wasmtime = on_path("wasmtime");
     let default: Vec<String> = ["native".to_owned()]
         .into_iter()
         .chain(have_wasmtime.then(|| "wasmtime".to_owned()))
@@ -367,11 +363,7 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     let work = root.join("target/ab");
     let out = o.out.clone().unwrap_or_else(|| work.clone());
     let rts = runtimes(root, &o.runtimes)?;
-    let counts = o.counts
-        && Command::new("bash")
-            .args(["-c", "command -v valgrind >/dev/null"])
-            .status()
-            .is_ok_and(|s| s.success());
+    let counts = o.counts && on_path("valgrind");
     if o.counts && !counts {
         say("valgrind not found: no counts (they need valgrind; x86-64 Linux)");
     }

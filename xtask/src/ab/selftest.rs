@@ -15,6 +15,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::sides::git;
 use crate::checklist::Checklist;
 
 const QUICK: &str =
@@ -139,34 +140,24 @@ pub fn task(root: &Path, a: &[String]) -> Result<bool, String> {
     Ok(r.finish())
 }
 
-fn git(dir: &Path, a: &[&str]) -> Result<String, String> {
-    let o = std::process::Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=ab-selftest",
-            "-c",
-            "user.email=ab@selftest.invalid",
-        ])
-        .args(a)
-        .output()
-        .map_err(|e| format!("git: {e}"))?;
-    if !o.status.success() {
-        return Err(format!(
-            "git {}: {}",
-            a.join(" "),
-            String::from_utf8_lossy(&o.stderr).trim()
-        ));
-    }
-    Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned())
-}
-
 /// Makes `dir` a git repository of its files in one commit; returns the commit.
 fn commit_all(dir: &Path) -> Result<String, String> {
     git(dir, &["init", "-q"])?;
     git(dir, &["add", "-A"])?;
-    git(dir, &["commit", "-q", "--no-gpg-sign", "-m", "stand-in"])?;
+    let who = [
+        "-c",
+        "user.name=ab-selftest",
+        "-c",
+        "user.email=ab@selftest.invalid",
+    ];
+    git(
+        dir,
+        &[
+            &who[..],
+            &["commit", "-q", "--no-gpg-sign", "-m", "stand-in"],
+        ]
+        .concat(),
+    )?;
     git(dir, &["rev-parse", "HEAD"])
 }
 

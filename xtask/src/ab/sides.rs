@@ -50,7 +50,8 @@ pub fn parse(spec: &str) -> Result<Spec, String> {
     ))
 }
 
-fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+/// `git -C dir ARGS`, its trimmed stdout; an error names the command and git's message.
+pub(super) fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     let o = Command::new("git")
         .arg("-C")
         .arg(dir)

@@ -456,6 +456,38 @@ impl Lab {
             .stdin(Stdio::null());
         Ok(mark)
     }
+
+    /// Runs the flake app `name` (its wrapper) with `args` from a caller with decoys
+    /// ([`Lab::caller`]), in a fresh `work/RUN_DIR`.
+    pub(super) fn run_app(
+        &self,
+        name: &str,
+        app: &Value,
+        run_dir: &str,
+        args: &[&str],
+    ) -> Result<AppRun, String> {
+        let w = self.wrapper(name, app, app["text"].as_str().unwrap_or(""))?;
+        let dir = self.inp.work.join(run_dir);
+        let _ = fs::remove_dir_all(&dir);
+        io(&dir, fs::create_dir_all(&dir))?;
+        let mut cmd = Command::new(&w);
+        let mark = self.caller(&mut cmd)?;
+        let out = cmd
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .map_err(|e| format!("{}: {e}", w.display()))?;
+        let called = fs::read_to_string(&mark).unwrap_or_default();
+        Ok(AppRun { out, called, dir })
+    }
+}
+
+/// An app's run from a caller with decoys: its output, the decoys it called, and
+/// the directory it ran in.
+pub(super) struct AppRun {
+    pub(super) out: std::process::Output,
+    pub(super) called: String,
+    pub(super) dir: PathBuf,
 }
 
 pub(super) struct Build {

@@ -26,7 +26,7 @@ use serde_json::Value;
 use crate::checklist::Checklist as Report;
 
 mod lab;
-use lab::{io, tail, version, which, Lab, COUNT_ID, STANDIN_RUSTC};
+use lab::{io, tail, version, which, AppRun, Lab, COUNT_ID, STANDIN_RUSTC};
 
 /// Where the built artifacts and tools come from.
 pub struct Inputs {
@@ -292,18 +292,12 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
     );
 
     // The bench app itself, from that caller (defects 4, 6, 9).
-    let w = lab.wrapper("bench", app, app["text"].as_str().unwrap_or(""))?;
-    let dir = lab.inp.work.join("app-run");
-    let _ = fs::remove_dir_all(&dir);
-    io(&dir, fs::create_dir_all(&dir))?;
-    let mut cmd = Command::new(&w);
-    let mark = lab.caller(&mut cmd)?;
-    let o = cmd
-        .args(lab.inp.bench_args.split_whitespace())
-        .current_dir(&dir)
-        .output()
-        .map_err(|e| format!("{}: {e}", w.display()))?;
-    let called = fs::read_to_string(&mark).unwrap_or_default();
+    let bench_args: Vec<&str> = lab.inp.bench_args.split_whitespace().collect();
+    let AppRun {
+        out: o,
+        called,
+        dir,
+    } = lab.run_app("bench", app, "app-run", &bench_args)?;
     r.check(
         o.status.success() && called.is_empty(),
         "apps.bench from a caller with decoy tools: runs, calls none of them",
@@ -324,18 +318,11 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
 
     // bench-native has no wasm module and no Node: it must not look for one.
     let app = &ev["apps"]["bench-native"];
-    let w = lab.wrapper("bench-native", app, app["text"].as_str().unwrap_or(""))?;
-    let dir = lab.inp.work.join("app-run-native");
-    let _ = fs::remove_dir_all(&dir);
-    io(&dir, fs::create_dir_all(&dir))?;
-    let mut cmd = Command::new(&w);
-    let mark = lab.caller(&mut cmd)?;
-    let o = cmd
-        .args(lab.inp.bench_args.split_whitespace())
-        .current_dir(&dir)
-        .output()
-        .map_err(|e| format!("{}: {e}", w.display()))?;
-    let called = fs::read_to_string(&mark).unwrap_or_default();
+    let AppRun {
+        out: o,
+        called,
+        dir,
+    } = lab.run_app("bench-native", app, "app-run-native", &bench_args)?;
     let rows = fs::read_to_string(dir.join("target/bench-report/report.json")).unwrap_or_default();
     r.check(
         o.status.success() && called.is_empty() && rows.contains("\"native\"") && !rows.contains("\"wasmtime\""),
@@ -437,18 +424,11 @@ fn count_checks(r: &mut Report, lab: &Lab, ev: &Value) -> Result<(), String> {
     counts_file_checks(r, &b.out.join("counts.json"), "packages.counts");
 
     let app = &ev["apps"]["counts"];
-    let w = lab.wrapper("counts", app, app["text"].as_str().unwrap_or(""))?;
-    let dir = lab.inp.work.join("counts-run");
-    let _ = fs::remove_dir_all(&dir);
-    io(&dir, fs::create_dir_all(&dir))?;
-    let mut cmd = Command::new(&w);
-    let mark = lab.caller(&mut cmd)?;
-    let o = cmd
-        .arg(&filter)
-        .current_dir(&dir)
-        .output()
-        .map_err(|e| format!("{}: {e}", w.display()))?;
-    let called = fs::read_to_string(&mark).unwrap_or_default();
+    let AppRun {
+        out: o,
+        called,
+        dir,
+    } = lab.run_app("counts", app, "counts-run", &[filter.as_str()])?;
     r.check(
         o.status.success() && called.is_empty(),
         "apps.counts from a caller with decoy tools: runs, calls none of them",
