@@ -71,24 +71,38 @@ let loadedBytes = null;
  */
 export async function init(source) {
   if (exports && source === undefined) return;
-  let name, bytes;
-  if (source === undefined || (source && typeof source === "object" && "module" in source)) {
-    const runs = supported();
-    name = source?.module ?? preferred(runs);
-    if (!loaders[name]) throw new RangeError(`poseidon: no module "${name}" (${MODULES.join(", ")})`);
-    if (!runs.includes(name)) {
-      throw new Error(`poseidon: this engine cannot run the "${name}" module (it runs: ${runs.join(", ")})`);
-    }
-    if (name === loaded) return;
-    bytes = (await loaders[name]()).wasmBytes();
-  } else {
-    name = "custom";
-    bytes = source;
-  }
+  const name = moduleName(source);
+  if (name !== "custom" && name === loaded) return;
+  const bytes = await moduleBytesOf(name, source);
   const { instance } = await WebAssembly.instantiate(bytes, {});
   exports = instance.exports;
   loaded = name;
   loadedBytes = bytes;
+}
+
+/**
+ * The module `init(source)` would load, as { name, bytes }, without loading it
+ * (the worker pool compiles it for its workers). Throws as `init` does.
+ */
+export async function moduleSource(source) {
+  const name = moduleName(source);
+  return { name, bytes: await moduleBytesOf(name, source) };
+}
+
+// The name of the module `source` asks for ("custom" for bytes), checked.
+function moduleName(source) {
+  if (source !== undefined && !(source && typeof source === "object" && "module" in source)) return "custom";
+  const runs = supported();
+  const name = source?.module ?? preferred(runs);
+  if (!loaders[name]) throw new RangeError(`poseidon: no module "${name}" (${MODULES.join(", ")})`);
+  if (!runs.includes(name)) {
+    throw new Error(`poseidon: this engine cannot run the "${name}" module (it runs: ${runs.join(", ")})`);
+  }
+  return name;
+}
+
+async function moduleBytesOf(name, source) {
+  return name === "custom" ? source : (await loaders[name]()).wasmBytes();
 }
 
 /** The module `init` loaded: "wide", "fma", "simd", "scalar" or "custom"; null before `init`. */
@@ -214,30 +228,61 @@ export function permute(state) {
 
 /** Kimchi Poseidon over Fp of many inputs in one call (e.g. a Merkle tree level). */
 export function hashMany(inputs) {
-  if (!Array.isArray(inputs)) throw new TypeError(`inputs must be an array of arrays of bigints, got ${describe(inputs)}`);
+  checkInputs(inputs);
   const count = inputs.length;
-  let total = 0;
+  packInputs(inputs, 0, count, (n) => words(n));
+  status(api().hash_many(KIMCHI_FP, count), "inputs");
+  return unpack(words(4 * count), count);
+}
+
+// For the package's other files (not re-exported by index.js).
+
+/** Checks hashMany's argument: an array of arrays of elements of [0, p). */
+export function checkInputs(inputs) {
+  if (!Array.isArray(inputs)) throw new TypeError(`inputs must be an array of arrays of bigints, got ${describe(inputs)}`);
   inputs.forEach((fields, k) => {
     if (!Array.isArray(fields)) throw new TypeError(`inputs[${k}] must be an array of bigints, got ${describe(fields)}`);
     fields.forEach((x, i) => check(x, i, P, `inputs[${k}]`));
-    total += fields.length;
   });
-  const w = words(Math.max(count + 4 * total, 4 * count));
+}
+
+/**
+ * inputs[from..to) (checked) in the wasm exports' hash_many layout: one word per
+ * input (its length), then four little-endian words per element. `alloc(n)` gives
+ * the n-word array to write (the module's scratch buffer, or a transferable copy).
+ */
+export function packInputs(inputs, from, to, alloc = (n) => new BigUint64Array(n)) {
+  const count = to - from;
+  let total = 0;
+  for (let k = from; k < to; k++) total += inputs[k].length;
+  const w = alloc(Math.max(count + 4 * total, 4 * count));
   let at = count;
-  inputs.forEach((fields, k) => {
-    w[k] = BigInt(fields.length);
+  for (let k = from; k < to; k++) {
+    const fields = inputs[k];
+    w[k - from] = BigInt(fields.length);
     for (const x of fields) {
       put(w, at, x);
       at += 4;
     }
-  });
-  status(api().hash_many(KIMCHI_FP, count), "inputs");
-  const r = words(4 * count);
-  return Array.from({ length: count }, (_, k) => get(r, 4 * k));
+  }
+  return w;
 }
 
-// For the package's other files (not re-exported by index.js): argument checks that
-// name the argument, as the public functions' errors do.
+/** Elements (checked to be below p) as four words each. */
+export function packElements(xs, from = 0, to = xs.length) {
+  const w = new BigUint64Array(4 * (to - from));
+  for (let i = from; i < to; i++) put(w, 4 * (i - from), xs[i]);
+  return w;
+}
+
+/** The first `count` elements of four words each. */
+export function unpack(w, count) {
+  const out = new Array(count);
+  for (let k = 0; k < count; k++) out[k] = get(w, 4 * k);
+  return out;
+}
+
+/** An argument check that names the argument, as the public functions' errors do. */
 export function checkField(x, name) {
   if (typeof x !== "bigint" || x < 0n || x >= P) reject(x, name, P);
   return x;

@@ -47,6 +47,40 @@ export function hashWithPrefix(prefix: string, fields: bigint[]): bigint;
 /** o1js's `emptyHashWithPrefix(prefix)`: `salt(prefix)[0]`, which differs from `hashWithPrefix(prefix, [])`. */
 export function emptyHashWithPrefix(prefix: string): bigint;
 
+/** Options of `createPool`. */
+export interface PoolOptions {
+  /** How many workers (1 to 1024); default: the machine's logical cores. */
+  workers?: number;
+  /** The wasm module the workers run, as `init({ module })`; default: the one this thread's `init` loaded, else the one `init()` would choose. */
+  module?: Module;
+  /**
+   * Where the worker module is; default `new URL("./worker.js", import.meta.url)`,
+   * i.e. the package's worker.js (export "kimchi-poseidon/worker") beside pool.js or
+   * beside a bundle that holds pool.js.
+   */
+  workerUrl?: string | URL;
+}
+
+/**
+ * Workers that hash for the calling thread (worker_threads in Node, module Web
+ * Workers in browsers), with transferred buffers: no SharedArrayBuffer, no
+ * cross-origin isolation needed. A failed worker rejects the call it was running;
+ * one that dies is replaced. Idle Node workers do not keep the process alive.
+ */
+export interface Pool {
+  /** The live workers. */
+  readonly size: number;
+  /** The module the workers run. */
+  readonly module: Module | "custom";
+  /** `hashMany(inputs)` across the workers (input checked before any work is sent). */
+  hashMany(inputs: bigint[][]): Promise<bigint[]>;
+  /** Ends every worker; calls still running reject. Resolves once all have exited. */
+  close(): Promise<void>;
+}
+
+/** Starts a pool; resolves when every worker has its module instantiated. */
+export function createPool(options?: PoolOptions): Promise<Pool>;
+
 /** One step of a Merkle path, from the leaf up, as o1js's `MerkleTree.getWitness`. */
 export interface WitnessStep {
   /** Whether the path's node is the left child (its index is even). */
@@ -65,6 +99,12 @@ export class MerkleTree {
   constructor(height: number);
   /** A tree with leaves 0..n−1 set from `leaves`. */
   static fromLeaves(height: number, leaves: bigint[]): MerkleTree;
+  /**
+   * `fromLeaves` with the hashing spread over a pool's workers (subtrees of equal
+   * size, a few per worker; the top levels on the calling thread). The same tree.
+   * Rejects bad input (as `fromLeaves` throws) before sending any work.
+   */
+  static fromLeavesParallel(height: number, leaves: bigint[], options: { pool: Pool }): Promise<MerkleTree>;
   readonly height: number;
   /** 2^(height−1). */
   readonly leafCount: bigint;

@@ -5,3 +5,4 @@
 export { P, Q, MODULES, supported, init, backend, moduleBytes, hash, hashFq, hashLegacy, permute, update, hashMany } from "./core.js";
 export { prefixToField, salt, hashWithPrefix, emptyHashWithPrefix } from "./prefix.js";
 export { MerkleTree, MerkleMap, IndexedMerkleMap } from "./merkle.js";
+export { createPool } from "./pool.js";

@@ -6,7 +6,8 @@
 // call (SIMD lanes in the simd module). A tree filled with n leaves then costs
 // about n permutations instead of n·(height−1), and the nodes stored are exactly
 // those o1js would have stored.
-import { P, checkField, describe, hash, hashMany } from "./core.js";
+import { P, checkField, describe, hash, hashMany, packElements, unpack } from "./core.js";
+import { checkPool, runTasks } from "./pool.js";
 
 // Inputs per hashMany call: bounds the scratch buffer for very large levels.
 const CHUNK = 1 << 15;
@@ -48,21 +49,27 @@ export class Marks {
   constructor(height) {
     this.height = height;
     this.levels = Array.from({ length: height }, () => new Set());
+    this.low = height; // the lowest level with a mark (height: none)
   }
 
   leaf(i) {
-    if (this.height > 1) this.levels[1].add(i >> 1n);
+    if (this.height > 1) this.node(1, i >> 1n);
   }
 
-  // Marks only start at level 1, and hash() empties every level.
+  // Marks node i of `level` (1 to height−1) to be hashed from its children.
+  node(level, i) {
+    this.levels[level].add(i);
+    if (level < this.low) this.low = level;
+  }
+
   get pending() {
-    return this.height > 1 && this.levels[1].size > 0;
+    return this.low < this.height;
   }
 
   // Hashes the marked nodes bottom-up, each level in one hashMany call:
   // child(level, i) reads a node (a bigint), store(level, i, x) writes one.
   hash(child, store) {
-    for (let level = 1; level < this.height; level++) {
+    for (let level = this.low; level < this.height; level++) {
       const marked = this.levels[level];
       if (marked.size === 0) continue;
       const at = [...marked];
@@ -74,6 +81,7 @@ export class Marks {
         if (up) up.add(at[k] >> 1n);
       }
     }
+    this.low = this.height;
   }
 }
 
@@ -163,12 +171,58 @@ export class MerkleTree {
 
   /** Sets leaves 0..n−1 (o1js's `fill`). */
   fill(leaves) {
+    this.#checkLeaves(leaves);
+    leaves.forEach((x, i) => this.#t.setLeaf(BigInt(i), x));
+  }
+
+  #checkLeaves(leaves) {
     if (!Array.isArray(leaves)) throw new TypeError(`leaves must be an array of bigints, got ${describe(leaves)}`);
     if (BigInt(leaves.length) > this.leafCount) {
       throw new RangeError(`leaves: ${leaves.length} leaves do not fit in a tree of height ${this.height} (${this.leafCount} leaves)`);
     }
     leaves.forEach((x, i) => checkField(x, `leaves[${i}]`));
-    leaves.forEach((x, i) => this.#t.setLeaf(BigInt(i), x));
+  }
+
+  /**
+   * `fromLeaves(height, leaves)` with the hashing done by a worker pool (createPool):
+   * the leaves are cut into equal subtrees, a few per worker, each hashed up to its
+   * own root by one worker; the levels above them are hashed here. The same tree
+   * (nodes, root, witnesses) as `fromLeaves`. Input is checked before any work is sent.
+   */
+  static async fromLeavesParallel(height, leaves, { pool } = {}) {
+    const t = new MerkleTree(height);
+    t.#checkLeaves(leaves);
+    checkPool(pool);
+    const n = leaves.length;
+    // Subtrees of 2^k leaves: about TASKS_PER_WORKER·workers of them, k in [1, height−1].
+    const k = Math.min(height - 1, Math.max(1, Math.floor(Math.log2(n / (4 * Math.max(1, pool.size))))));
+    if (n === 0 || height === 1) {
+      leaves.forEach((x, i) => t.#t.setLeaf(BigInt(i), x)); // nothing to hash
+      return t;
+    }
+    const size = 2 ** k;
+    const zeros = packElements(Array.from({ length: k }, (_, L) => zero(L)));
+    const tasks = [];
+    for (let from = 0; from < n; from += size) {
+      const count = Math.min(size, n - from);
+      const words = packElements(leaves, from, from + count);
+      tasks.push({ message: { op: "subtree", count, levels: k, words: words.buffer, zeros: zeros.slice().buffer } });
+    }
+    const results = await runTasks(pool, tasks);
+    leaves.forEach((x, i) => t.#t.nodes[0].set(BigInt(i), x));
+    results.forEach((buffer, j) => {
+      const w = new BigUint64Array(buffer);
+      let at = 0, m = Math.min(size, n - j * size);
+      for (let L = 1; L <= k; L++) {
+        m = Math.ceil(m / 2);
+        const level = t.#t.nodes[L];
+        const first = BigInt(j) << BigInt(k - L);
+        unpack(w.subarray(at, at + 4 * m), m).forEach((x, i) => level.set(first + BigInt(i), x));
+        at += 4 * m;
+      }
+      if (k + 1 < height) t.#t.marks.node(k + 1, BigInt(j >> 1));
+    });
+    return t;
   }
 
   /** Sets one leaf; its path is hashed at the next read (at most height−1 permutations). */

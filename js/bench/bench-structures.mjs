@@ -1,11 +1,16 @@
-// What o1js users wait for, in one Node process: o1js 2.15.0's own Merkle
-// structures and salted hashes against this package's, on the same seeded data,
-// after checking that both give the same roots and hashes. o1js runs each case
-// once (they take seconds to a minute); ours is the median of --rounds runs.
-//   node js/bench/bench-structures.mjs [--scale S] [--rounds N] [--module M] [--out FILE]
+// What o1js users wait for: o1js 2.15.0's own Merkle structures and salted hashes
+// against this package's, on the same seeded data, after checking that both give
+// the same roots and hashes. o1js runs each case once (they take seconds to a
+// minute); ours is the median of --rounds runs. Then the parallel Merkle build
+// (parallel.mjs): a MerkleTree(17) of 65,536 leaves single-threaded and with pools
+// of 1 and 2 workers, under this Node and in headless Chromium without cross-origin
+// isolation, beside o1js computing the same root, and the scaling model's estimate
+// for 8 and 16 cores (docs/parallel.md).
+//   node js/bench/bench-structures.mjs [--scale S] [--rounds N] [--module M] [--out FILE] [--no-chromium]
 //   --scale 1 (default): the acceptance sizes (MerkleTree(17) with 4,096 leaves,
 //   200 MerkleMap.set, IndexedMerkleMap(33) with 1,000 inserts, 1,000
-//   hashWithPrefix); --scale 0.1 for a quick look (about 10 s instead of 2 min).
+//   hashWithPrefix, 65,536 leaves for the parallel build); --scale 0.1 for a quick
+//   look (about 20 s instead of 3 min). CHROMIUM=path overrides the browser.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname } from "node:path";
@@ -13,8 +18,10 @@ import { dirname } from "node:path";
 import * as o1js from "o1js";
 
 import { arg, helpOnRequest, reportOut } from "../dev/cli.mjs";
-import { IndexedMerkleMap, MerkleMap, MerkleTree, P, backend, hashWithPrefix, init } from "../index.js";
+import { runPage } from "../dev/browser-server.mjs";
+import { IndexedMerkleMap, MerkleMap, MerkleTree, P, backend, createPool, hashWithPrefix, init } from "../index.js";
 import { installFastPoseidon } from "../o1js.js";
+import { HEIGHT, WORKERS as WORKER_COUNTS, measureParallel, parallelLeaves } from "./parallel.mjs";
 import { median } from "./timing.mjs";
 
 helpOnRequest(import.meta.url);
@@ -128,13 +135,65 @@ for (const c of cases) {
     uninstall();
   }
 }
+
+// The parallel build. o1js's root of the same leaves, level by level with its
+// Poseidon.hash (its MerkleTree class would rehash every leaf's path: 16 times the
+// hashes), timed once.
+const pleaves = parallelLeaves(n(65536), P);
+process.stderr.write(`  MerkleTree(${HEIGHT}), ${pleaves.length} leaves, parallel: o1js level by level … `);
+const [o1Parallel, o1Root] = time(() => {
+  let level = pleaves.map((x) => Field(x));
+  let zero = Field(0);
+  for (let h = 1; h < HEIGHT; h++) {
+    const up = [];
+    for (let i = 0; i < level.length; i += 2) up.push(Poseidon.hash([level[i], level[i + 1] ?? zero]));
+    level = up;
+    zero = Poseidon.hash([zero, zero]);
+  }
+  return level[0].toBigInt();
+});
+process.stderr.write(`${(o1Parallel / 1000).toFixed(1)} s; node `);
+const parallel = [{ runtime: env.engine, module: backend(), ...(await measureParallel({ MerkleTree, createPool }, pleaves, { rounds, tick: () => process.stderr.write(".") })) }];
+process.stderr.write("\n");
+if (!process.argv.includes("--no-chromium")) {
+  process.stderr.write("  the same in headless Chromium, not cross-origin isolated …\n");
+  const page = await runPage(`bench/parallel.html?leaves=${pleaves.length}&rounds=${rounds}`, { isolated: false, timeoutMs: 600_000 });
+  if (page.error) throw new Error(`the Chromium page failed: ${page.error}`);
+  if (page.crossOriginIsolated !== false) throw new Error("the Chromium page was cross-origin isolated");
+  parallel.push({ runtime: `chromium (${page.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? page.userAgent}), not cross-origin isolated`, ...page });
+}
+for (const r of parallel) {
+  if (r.roots.length !== 1 || r.roots[0] !== String(o1Root)) throw new Error(`${r.runtime}: parallel build roots ${r.roots.join(", ")}, o1js ${o1Root}`);
+  r.model = model(r);
+}
+
+// The model (docs/parallel.md): a pool build of w workers takes A + B/w, with B the
+// work the workers share and A what stays on the calling thread (packing, storing
+// nodes, the top levels, messages); two measurements (1 and 2 workers) give A and B.
+function model(r) {
+  const single = r.rows.find((x) => x.workers === 0).ms;
+  const t1 = r.rows.find((x) => x.workers === 1).ms, t2 = r.rows.find((x) => x.workers === 2).ms;
+  const B = 2 * (t1 - t2), A = t1 - B;
+  const predict = (w) => ({ workers: w, ms: A + B / w, speedup: single / (A + B / w) });
+  return { serial_ms: A, parallel_ms: B, predicted: [2, 4, 8, 16].map(predict) };
+}
+
 const pad = (x, w) => String(x).padEnd(w);
 const lines = [
   `${env.engine}, module ${env.module}, ${env.cpu}, ${env.date}`,
   `${pad("case", 76)} ${pad("o1js", 10)} ${pad("ours", 10)} speedup`,
   ...rows.map((r) => `${pad(r.case, 76)} ${pad(r.o1js_ms.toFixed(0) + " ms", 10)} ${pad(r.ours_ms.toFixed(1) + " ms", 10)} ${r.ratio.toFixed(1)}×`),
+  "",
+  `MerkleTree(${HEIGHT}), ${pleaves.length} leaves, root (equal to o1js's); o1js level by level with Poseidon.hash: ${o1Parallel.toFixed(0)} ms`,
 ];
+for (const r of parallel) {
+  const single = r.rows[0].ms;
+  lines.push(`  ${r.runtime}, module ${r.module}:`);
+  for (const x of r.rows) lines.push(`    ${pad(x.build, 44)} ${pad(x.ms.toFixed(1) + " ms", 10)} ${pad((single / x.ms).toFixed(2) + "× single", 14)} ${(o1Parallel / x.ms).toFixed(1)}× o1js`);
+  lines.push(`    pool start: ${WORKER_COUNTS.map((w) => `${w} worker${w > 1 ? "s" : ""} ${r.poolStartMs[w].toFixed(1)} ms`).join(", ")}; one task's round trip ${(r.taskMs * 1000).toFixed(0)} µs`);
+  lines.push(`    model: ${r.model.serial_ms.toFixed(1)} ms + ${r.model.parallel_ms.toFixed(1)} ms / workers → ${r.model.predicted.filter((p) => p.workers >= 8).map((p) => `${p.workers} cores ${p.ms.toFixed(0)} ms (${p.speedup.toFixed(1)}× single)`).join(", ")}`);
+}
 console.log(lines.join("\n"));
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({ env, rows }, null, 2) + "\n");
+writeFileSync(out, JSON.stringify({ env, rows, parallel: { leaves: pleaves.length, height: HEIGHT, o1js: "Poseidon.hash level by level", o1js_ms: o1Parallel, runtimes: parallel } }, null, 2) + "\n");
 console.log(`wrote ${out}`);

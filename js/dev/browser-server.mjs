@@ -1,5 +1,6 @@
 // Serves the package directory over HTTP on 127.0.0.1, cross-origin isolated (the
-// COOP/COEP headers that o1js's web build needs for its shared wasm memory), opens
+// COOP/COEP headers that o1js's web build needs for its shared wasm memory; not
+// with { isolated: false }, as many sites are: the worker pool's check), opens
 // one page in headless Chromium and resolves with the JSON the page POSTs to
 // /report. Used by browser-check.mjs and bench-browser.mjs. CHROMIUM=path
 // overrides the browser; the profile lives in .chromium-profile beside this file.
@@ -22,7 +23,8 @@ export const browser = process.env.CHROMIUM ?? "chromium";
 const isolation = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
 
 // page: a path below the package, e.g. "check/index.html"; flags: more Chromium
-// options (e.g. --js-flags=--wasm-wide-arithmetic).
+// options (e.g. --js-flags=--wasm-wide-arithmetic); isolated: false serves the
+// page without the COOP/COEP headers.
 export async function runPage(page, options = {}) {
   const first = await openPage(page, options);
   if (!first.timedOut) return first;
@@ -30,7 +32,7 @@ export async function runPage(page, options = {}) {
   return { ...(await openPage(page, options)), first_try: first.error };
 }
 
-async function openPage(page, { timeoutMs = 180_000, flags: extra = [] } = {}) {
+async function openPage(page, { timeoutMs = 180_000, flags: extra = [], isolated = true } = {}) {
   let done, stage;
   const reported = new Promise((r) => (done = r));
   const server = createServer(async (req, res) => {
@@ -52,7 +54,7 @@ async function openPage(page, { timeoutMs = 180_000, flags: extra = [] } = {}) {
     if (!file.startsWith(js) && !file.startsWith(vectors)) return res.writeHead(403).end();
     try {
       const data = await readFile(file);
-      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream", ...isolation }).end(data);
+      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream", ...(isolated ? isolation : {}) }).end(data);
     } catch {
       res.writeHead(404).end();
     }

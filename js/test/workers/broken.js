@@ -1,0 +1,2 @@
+// A worker module that throws while loading (pool.test.mjs: createPool must reject).
+throw new Error("this worker module cannot load");
