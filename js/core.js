@@ -169,7 +169,8 @@ function put(w, at, x) {
   w[at + 3] = x >> 192n;
 }
 
-function get(w, at) {
+/** The element at words w[at..at+4) (little-endian). */
+export function get(w, at) {
   return w[at] | (w[at + 1] << 64n) | (w[at + 2] << 128n) | (w[at + 3] << 192n);
 }
 
@@ -275,8 +276,8 @@ export function packElements(xs, from = 0, to = xs.length) {
   return w;
 }
 
-/** The first `count` elements of four words each. */
-export function unpack(w, count) {
+// The first `count` elements of four words each.
+function unpack(w, count) {
   const out = new Array(count);
   for (let k = 0; k < count; k++) out[k] = get(w, 4 * k);
   return out;

@@ -6,7 +6,7 @@
 // call (SIMD lanes in the simd module). A tree filled with n leaves then costs
 // about n permutations instead of n·(height−1), and the nodes stored are exactly
 // those o1js would have stored.
-import { P, checkField, describe, hash, hashMany, packElements, unpack } from "./core.js";
+import { P, checkField, describe, get, hash, hashMany, packElements } from "./core.js";
 import { checkPool, runTasks } from "./pool.js";
 
 // Inputs per hashMany call: bounds the scratch buffer for very large levels.
@@ -208,20 +208,31 @@ export class MerkleTree {
       const words = packElements(leaves, from, from + count);
       tasks.push({ message: { op: "subtree", count, levels: k, words: words.buffer, zeros: zeros.slice().buffer } });
     }
-    const results = await runTasks(pool, tasks);
-    leaves.forEach((x, i) => t.#t.nodes[0].set(BigInt(i), x));
-    results.forEach((buffer, j) => {
+    // Each subtree's nodes are stored as its task returns, while the others run, in
+    // the order of the subtrees (as fromLeaves stores them: entries() is the same).
+    const store = (j, buffer) => {
       const w = new BigUint64Array(buffer);
       let at = 0, m = Math.min(size, n - j * size);
       for (let L = 1; L <= k; L++) {
         m = Math.ceil(m / 2);
         const level = t.#t.nodes[L];
         const first = BigInt(j) << BigInt(k - L);
-        unpack(w.subarray(at, at + 4 * m), m).forEach((x, i) => level.set(first + BigInt(i), x));
+        for (let i = 0; i < m; i++) level.set(first + BigInt(i), get(w, at + 4 * i));
         at += 4 * m;
       }
       if (k + 1 < height) t.#t.marks.node(k + 1, BigInt(j >> 1));
+    };
+    const arrived = new Array(tasks.length);
+    let next = 0;
+    const done = runTasks(pool, tasks, (j, buffer) => {
+      arrived[j] = buffer;
+      for (; next < tasks.length && arrived[next]; next++) {
+        store(next, arrived[next]);
+        arrived[next] = null;
+      }
     });
+    leaves.forEach((x, i) => t.#t.nodes[0].set(BigInt(i), x));
+    await done;
     return t;
   }
 

@@ -10,7 +10,7 @@
 // tasks have; the first failed task rejects it and drops the tasks it still had
 // queued. A worker that reports an error stays; a worker that dies (an uncaught
 // error, a failed load) is replaced, its tasks rejected, and the pool goes on.
-import { backend, checkInputs, describe, moduleBytes, moduleSource, packInputs, unpack } from "./core.js";
+import { backend, checkInputs, describe, get, moduleBytes, moduleSource, packInputs } from "./core.js";
 
 const TASKS_PER_WORKER = 4;
 const IN_FLIGHT = 2;
@@ -72,13 +72,16 @@ class Pool {
   async hashMany(inputs) {
     checkInputs(inputs);
     const cost = (k) => Math.max(1, Math.ceil(inputs[k].length / 2));
-    const tasks = [];
-    for (const [from, to] of split(inputs.length, cost, this.#tasks())) {
-      const words = packInputs(inputs, from, to);
-      tasks.push({ message: { op: "hashMany", count: to - from, words: words.buffer }, count: to - from });
-    }
-    const results = await this[submit](tasks);
-    return results.flatMap((buffer, j) => unpack(new BigUint64Array(buffer), tasks[j].count));
+    const ranges = split(inputs.length, cost, this.#tasks());
+    const tasks = ranges.map(([from, to]) => ({ message: { op: "hashMany", count: to - from, words: packInputs(inputs, from, to).buffer } }));
+    // Digests are read as each task returns, while the others run.
+    const out = new Array(inputs.length);
+    await this[submit](tasks, (j, buffer) => {
+      const [from, to] = ranges[j];
+      const w = new BigUint64Array(buffer);
+      for (let k = from; k < to; k++) out[k] = get(w, 4 * (k - from));
+    });
+    return out;
   }
 
   /** Ends every worker; calls still running reject. Resolves when all have exited. */
@@ -189,8 +192,9 @@ class Pool {
   }
 
   // Runs tasks ({ message } with a transferable message.words) and resolves with
-  // their results' buffers in order; the first failure rejects.
-  [submit](tasks) {
+  // their results' buffers in order; the first failure rejects. each(j, buffer), if
+  // given, takes each result as it arrives (and the array holds nulls).
+  [submit](tasks, each) {
     if (this.#closed) return Promise.reject(new Error("poseidon pool: closed"));
     if (this.#workers.size === 0) return Promise.reject(new Error("poseidon pool: no worker left"));
     return new Promise((resolve, reject) => {
@@ -203,7 +207,15 @@ class Pool {
           call,
           message: t.message,
           resolve: (words) => {
-            results[j] = words;
+            if (call.failed) return;
+            if (each) {
+              try {
+                each(j, words);
+              } catch (e) {
+                call.failed = true;
+                return reject(e);
+              }
+            } else results[j] = words;
             if (--left === 0 && !call.failed) resolve(results);
           },
           reject: (e) => {
@@ -226,10 +238,11 @@ export function checkPool(pool) {
 
 /**
  * For merkle.js: runs tasks ({ message: { op, words, ... } }, words transferable) on
- * the pool; resolves with their results' buffers, in order.
+ * the pool; resolves when all are done. each(j, buffer) takes task j's result as it
+ * arrives, so the calling thread works on it while the workers go on.
  */
-export function runTasks(pool, tasks) {
-  return checkPool(pool)[submit](tasks);
+export function runTasks(pool, tasks, each) {
+  return checkPool(pool)[submit](tasks, each);
 }
 
 /**

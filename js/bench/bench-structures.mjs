@@ -167,15 +167,25 @@ for (const r of parallel) {
   r.model = model(r);
 }
 
-// The model (docs/parallel.md): a pool build of w workers takes A + B/w, with B the
-// work the workers share and A what stays on the calling thread (packing, storing
-// nodes, the top levels, messages); two measurements (1 and 2 workers) give A and B.
+// The model (docs/parallel.md): a pool build with w workers, each on a core of its
+// own, takes A + B/w. B is the hashing the workers share: (leaves − 1) permutations
+// at the per-worker throughput. A is what does not shrink: the calling thread's
+// packing, storing and top levels that no worker's work overlaps, and the fixed cost
+// of each worker's tasks (about four each, whatever w). The builds with 1 and 2
+// workers give A and B; a pool's start is a cost per pool, not per build.
 function model(r) {
   const single = r.rows.find((x) => x.workers === 0).ms;
   const t1 = r.rows.find((x) => x.workers === 1).ms, t2 = r.rows.find((x) => x.workers === 2).ms;
   const B = 2 * (t1 - t2), A = t1 - B;
   const predict = (w) => ({ workers: w, ms: A + B / w, speedup: single / (A + B / w) });
-  return { serial_ms: A, parallel_ms: B, predicted: [2, 4, 8, 16].map(predict) };
+  return {
+    serial_ms: A,
+    parallel_ms: B,
+    worker_permutations_per_s: ((r.leaves - 1) / B) * 1000,
+    task_us: r.taskMs * 1000,
+    pool_start_ms: r.poolStartMs,
+    predicted: [2, 4, 8, 16].map(predict),
+  };
 }
 
 const pad = (x, w) => String(x).padEnd(w);
@@ -191,7 +201,7 @@ for (const r of parallel) {
   lines.push(`  ${r.runtime}, module ${r.module}:`);
   for (const x of r.rows) lines.push(`    ${pad(x.build, 44)} ${pad(x.ms.toFixed(1) + " ms", 10)} ${pad((single / x.ms).toFixed(2) + "× single", 14)} ${(o1Parallel / x.ms).toFixed(1)}× o1js`);
   lines.push(`    pool start: ${WORKER_COUNTS.map((w) => `${w} worker${w > 1 ? "s" : ""} ${r.poolStartMs[w].toFixed(1)} ms`).join(", ")}; one task's round trip ${(r.taskMs * 1000).toFixed(0)} µs`);
-  lines.push(`    model: ${r.model.serial_ms.toFixed(1)} ms + ${r.model.parallel_ms.toFixed(1)} ms / workers → ${r.model.predicted.filter((p) => p.workers >= 8).map((p) => `${p.workers} cores ${p.ms.toFixed(0)} ms (${p.speedup.toFixed(1)}× single)`).join(", ")}`);
+  lines.push(`    model: ${r.model.serial_ms.toFixed(1)} ms + ${r.model.parallel_ms.toFixed(1)} ms / workers (${(r.model.worker_permutations_per_s / 1000).toFixed(1)} K permutations/s per worker) → ${r.model.predicted.filter((p) => p.workers >= 8).map((p) => `${p.workers} cores ${p.ms.toFixed(0)} ms (${p.speedup.toFixed(1)}× single)`).join(", ")}`);
 }
 console.log(lines.join("\n"));
 mkdirSync(dirname(out), { recursive: true });
