@@ -56,7 +56,8 @@ export interface PoolOptions {
   /**
    * Where the worker module is; default `new URL("./worker.js", import.meta.url)`,
    * i.e. the package's worker.js (export "kimchi-poseidon/worker") beside pool.js or
-   * beside a bundle that holds pool.js.
+   * beside a bundle that holds pool.js. In browsers a URL (string or `URL`); in
+   * Node a `URL` or a file path.
    */
   workerUrl?: string | URL;
 }
