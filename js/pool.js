@@ -9,7 +9,8 @@
 // at a time (so it never waits for the next message). A call resolves when all its
 // tasks have; the first failed task rejects it and drops the tasks it still had
 // queued. A worker that reports an error stays; a worker that dies (an uncaught
-// error, a failed load) is replaced, its tasks rejected, and the pool goes on.
+// error, exiting) is replaced, its tasks rejected, and the pool goes on (smaller, if
+// the replacement cannot start).
 import { backend, checkInputs, describe, get, moduleBytes, moduleSource, packInputs } from "./core.js";
 
 const TASKS_PER_WORKER = 4;
@@ -193,7 +194,7 @@ class Pool {
 
   // Runs tasks ({ message } with a transferable message.words) and resolves with
   // their results' buffers in order; the first failure rejects. each(j, buffer), if
-  // given, takes each result as it arrives (and the array holds nulls).
+  // given, takes each result as it arrives instead (and the array stays empty).
   [submit](tasks, each) {
     if (this.#closed) return Promise.reject(new Error("poseidon pool: closed"));
     if (this.#workers.size === 0) return Promise.reject(new Error("poseidon pool: no worker left"));
@@ -245,11 +246,9 @@ export function runTasks(pool, tasks, each) {
   return checkPool(pool)[submit](tasks, each);
 }
 
-/**
- * Cuts items 0..n−1 into at most `parts` consecutive ranges [from, to) of about equal
- * cost (cost(k): item k's), none below MIN_TASK unless there is less in all.
- */
-export function split(n, cost, parts) {
+// Cuts items 0..n−1 into at most `parts` consecutive ranges [from, to) of about
+// equal cost (cost(k): item k's), none below MIN_TASK unless there is less in all.
+function split(n, cost, parts) {
   let total = 0;
   for (let k = 0; k < n; k++) total += cost(k);
   const target = Math.max(MIN_TASK, total / parts);
