@@ -303,19 +303,21 @@ async function spawner() {
   const options = given.some((a) => a.startsWith("--input-type")) ? { execArgv: given.filter((a, i) => !skip(a, given[i - 1])) } : {};
   return (url, onMessage, onError) => {
     const w = new NodeWorker(url, options);
-    let exited = false;
+    const exit = new Promise((resolve) => w.once("exit", resolve));
     w.on("message", onMessage);
     w.on("messageerror", () => onError(new Error("a message could not be read")));
     w.on("error", (e) => onError(e));
-    w.on("exit", (code) => {
-      exited = true;
-      onError(new Error(`the worker exited with code ${code}`));
-    });
+    w.on("exit", (code) => onError(new Error(`the worker exited with code ${code}`)));
     return {
       post: (m, t) => w.postMessage(m, t),
       idle: (yes) => (yes ? w.unref() : w.ref()),
-      terminate: async () => {
-        if (!exited) await w.terminate();
+      // Resolves on the exit event. A worker being terminated no longer keeps
+      // Node's event loop alive (seen in Node 20), so a timer does, for at most
+      // a few seconds, until the exit comes.
+      terminate: () => {
+        const keep = setTimeout(() => {}, 5000);
+        w.terminate().catch(() => {});
+        return exit.then(() => clearTimeout(keep));
       },
     };
   };
