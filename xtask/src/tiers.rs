@@ -393,7 +393,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
         .map(|m| {
             Step::script(
                 format!(
-                    "js package, module {m}: vectors, input checks, o1js cross-check (node --test)"
+                    "js package, module {m}: vectors, input checks, o1js cross-check, the worker pool (node --test)"
                 ),
                 "js_package",
                 &[m],
@@ -428,7 +428,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
         r,
         chromium,
         Step::new(
-            "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle in chromium",
+            "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle with the pool's worker in chromium, not cross-origin isolated",
             "node",
             &["target/js-package/check/pack-check.mjs"],
         ),
