@@ -14,41 +14,33 @@ use crate::params::{ParamSet, WIDTH};
 /// thread in this build.
 pub const PARALLEL: bool = cfg!(all(feature = "parallel", not(target_arch = "wasm32")));
 
-/// The widest lane batch of any backend (AVX-512 IFMA: 8 states): chunks are
-/// multiples of it, so no chunk leaves a partly filled batch but the last.
-#[cfg_attr(
-    not(all(feature = "parallel", not(target_arch = "wasm32"))),
-    allow(dead_code)
-)]
-const LANES: usize = 8;
+#[cfg(all(feature = "parallel", not(target_arch = "wasm32")))]
+use chunks::chunk_size;
 
-/// Chunks per thread: a few, so that a thread slowed by the machine does not hold
-/// the others up at the end, and each chunk still fills many lane batches.
-#[cfg_attr(
-    not(all(feature = "parallel", not(target_arch = "wasm32"))),
-    allow(dead_code)
-)]
-const CHUNKS_PER_THREAD: usize = 4;
+/// How a batch is cut for rayon: compiled where the batches run on threads, and for
+/// the tests everywhere.
+#[cfg(any(test, all(feature = "parallel", not(target_arch = "wasm32"))))]
+mod chunks {
+    /// The widest lane batch of any backend (AVX-512 IFMA: 8 states): chunks are
+    /// multiples of it, so no chunk leaves a partly filled batch but the last.
+    pub(super) const LANES: usize = 8;
 
-/// At least this many items per chunk: below it, the cost of a task (about a
-/// microsecond) is no longer small against the chunk's work (a permutation is
-/// several microseconds, a batch of 64 some hundreds).
-#[cfg_attr(
-    not(all(feature = "parallel", not(target_arch = "wasm32"))),
-    allow(dead_code)
-)]
-const MIN_CHUNK: usize = 64;
+    /// Chunks per thread: a few, so that a thread slowed by the machine does not hold
+    /// the others up at the end, and each chunk still fills many lane batches.
+    pub(super) const CHUNKS_PER_THREAD: usize = 4;
 
-/// The chunk size for `n` items on `threads` threads: `n` split in about
-/// `threads * CHUNKS_PER_THREAD` parts, at least `MIN_CHUNK`, a multiple of `LANES`.
-#[cfg_attr(
-    not(all(feature = "parallel", not(target_arch = "wasm32"))),
-    allow(dead_code)
-)]
-pub(crate) fn chunk_size(n: usize, threads: usize) -> usize {
-    let parts = threads.max(1) * CHUNKS_PER_THREAD;
-    let size = n.div_ceil(parts).max(MIN_CHUNK);
-    size.div_ceil(LANES) * LANES
+    /// At least this many items per chunk: below it, the cost of a task (about a
+    /// microsecond) is no longer small against the chunk's work (a permutation is
+    /// several microseconds, a batch of 64 some hundreds).
+    pub(super) const MIN_CHUNK: usize = 64;
+
+    /// The chunk size for `n` items on `threads` threads: `n` split in about
+    /// `threads * CHUNKS_PER_THREAD` parts, at least `MIN_CHUNK`, a multiple of `LANES`.
+    pub(super) fn chunk_size(n: usize, threads: usize) -> usize {
+        let parts = threads.max(1) * CHUNKS_PER_THREAD;
+        let size = n.div_ceil(parts).max(MIN_CHUNK);
+        size.div_ceil(LANES) * LANES
+    }
 }
 
 #[cfg(all(feature = "parallel", not(target_arch = "wasm32")))]
@@ -122,7 +114,7 @@ pub fn hash_many_par_with<F: PastaField, B: Backend, I: AsRef<[F]> + Sync>(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::chunks::*;
 
     #[test]
     fn chunks_are_lane_multiples_and_cover_the_batch() {
