@@ -21,17 +21,24 @@
 const KIMCHI_FP = 0;
 let wasm = null;
 
-// hash_many on `input` (its layout), returning the 4·count words of the digests.
-function hashMany(count, input) {
-  const ptr = wasm.buffer(input.length);
-  new BigUint64Array(wasm.memory.buffer, ptr, input.length).set(input);
-  const code = wasm.hash_many(KIMCHI_FP, count);
-  if (code !== 0) throw new RangeError(`element ${code - 1} is not below the modulus`);
-  return new BigUint64Array(wasm.memory.buffer, wasm.buffer(4 * count), 4 * count).slice();
+// The first n words of the module's scratch buffer (grown to n if shorter); a fresh
+// view each time, since growing may move the memory.
+function scratch(n) {
+  const ptr = wasm.buffer(n); // first: growing detaches memory.buffer
+  return new BigUint64Array(wasm.memory.buffer, ptr, n);
 }
 
-// Levels 1..levels above `count` leaves: each level one hash_many of its pairs, the
-// last node of an odd level paired with the empty node of that level.
+// hash_many on the `count` inputs laid out in the scratch buffer; the digests'
+// 4·count words, a view of the scratch buffer (valid until its next use).
+function digests(count) {
+  const code = wasm.hash_many(KIMCHI_FP, count);
+  if (code !== 0) throw new RangeError(`element ${code - 1} is not below the modulus`);
+  return scratch(4 * count);
+}
+
+// Levels 1..levels above `count` leaves: each level one hash_many of its pairs,
+// written straight into the scratch buffer, the last node of an odd level paired
+// with the empty node of that level.
 function subtree(count, levels, leaves, zeros) {
   let total = 0;
   for (let L = 1, m = count; L <= levels; L++) total += 4 * (m = Math.ceil(m / 2));
@@ -39,11 +46,11 @@ function subtree(count, levels, leaves, zeros) {
   let below = leaves, m = count, at = 0;
   for (let L = 1; L <= levels; L++) {
     const pairs = Math.ceil(m / 2);
-    const input = new BigUint64Array(pairs + 8 * pairs);
+    const input = scratch(pairs + 8 * pairs);
     input.fill(2n, 0, pairs);
     input.set(below.subarray(0, 4 * m), pairs);
     if (m % 2 === 1) input.set(zeros.subarray(4 * (L - 1), 4 * L), pairs + 4 * m);
-    out.set(hashMany(pairs, input), at);
+    out.set(digests(pairs), at);
     below = out.subarray(at, at + 4 * pairs);
     at += 4 * pairs;
     m = pairs;
@@ -59,7 +66,10 @@ async function handle(message) {
   }
   if (!wasm) throw new Error("the worker got work before its module");
   const words = new BigUint64Array(message.words);
-  if (op === "hashMany") return { id, words: hashMany(message.count, words).buffer };
+  if (op === "hashMany") {
+    scratch(words.length).set(words);
+    return { id, words: digests(message.count).slice().buffer };
+  }
   if (op === "subtree") {
     return { id, words: subtree(message.count, message.levels, words, new BigUint64Array(message.zeros)).buffer };
   }
