@@ -231,7 +231,7 @@ export function permute(state) {
 export function hashMany(inputs) {
   checkInputs(inputs);
   const count = inputs.length;
-  packInputs(inputs, 0, count, (n) => words(n));
+  packInputs(inputs, 0, count, words);
   status(api().hash_many(KIMCHI_FP, count), "inputs");
   return unpack(words(4 * count), count);
 }

@@ -7,7 +7,7 @@
 // about n permutations instead of n·(height−1), and the nodes stored are exactly
 // those o1js would have stored.
 import { P, checkField, describe, get, hash, hashMany, packElements } from "./core.js";
-import { checkPool, runTasks } from "./pool.js";
+import { checkPool, runTasks, taskCount } from "./pool.js";
 
 // Inputs per hashMany call: bounds the scratch buffer for very large levels.
 const CHUNK = 1 << 15;
@@ -194,12 +194,12 @@ export class MerkleTree {
     t.#checkLeaves(leaves);
     checkPool(pool);
     const n = leaves.length;
-    // Subtrees of 2^k leaves: about TASKS_PER_WORKER·workers of them, k in [1, height−1].
-    const k = Math.min(height - 1, Math.max(1, Math.floor(Math.log2(n / (4 * Math.max(1, pool.size))))));
     if (n === 0 || height === 1) {
       leaves.forEach((x, i) => t.#t.setLeaf(BigInt(i), x)); // nothing to hash
       return t;
     }
+    // Subtrees of 2^k leaves, about as many as a pool's call has tasks; k in [1, height−1].
+    const k = Math.min(height - 1, Math.max(1, Math.floor(Math.log2(n / taskCount(pool)))));
     const size = 2 ** k;
     const zeros = packElements(Array.from({ length: k }, (_, L) => zero(L)));
     const tasks = [];

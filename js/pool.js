@@ -73,7 +73,7 @@ class Pool {
   async hashMany(inputs) {
     checkInputs(inputs);
     const cost = (k) => Math.max(1, Math.ceil(inputs[k].length / 2));
-    const ranges = split(inputs.length, cost, this.#tasks());
+    const ranges = split(inputs.length, cost, taskCount(this));
     const tasks = ranges.map(([from, to]) => ({ message: { op: "hashMany", count: to - from, words: packInputs(inputs, from, to).buffer } }));
     // Digests are read as each task returns, while the others run.
     const out = new Array(inputs.length);
@@ -94,11 +94,6 @@ class Pool {
     for (const w of [...this.#workers]) this.#end(w, error);
     this.#closed = Promise.all(this.#exits).then(() => {});
     return this.#closed;
-  }
-
-  // How many tasks a call of any size is cut into at most.
-  #tasks() {
-    return TASKS_PER_WORKER * Math.max(1, this.#workers.size);
   }
 
   async [started](count) {
@@ -229,6 +224,11 @@ class Pool {
       this.#pump();
     });
   }
+}
+
+/** How many tasks a call of any size is cut into at most (merkle.js's too). */
+export function taskCount(pool) {
+  return TASKS_PER_WORKER * Math.max(1, pool.size);
 }
 
 /** For merkle.js: whether `pool` came from createPool (a TypeError otherwise). */

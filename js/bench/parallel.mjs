@@ -6,6 +6,8 @@
 // o1js. Also the fixed costs the scaling model needs: starting a pool, and one task
 // (a hashMany of one input, a round trip through a worker, its permutation included).
 
+import { median } from "./timing.mjs";
+
 export const HEIGHT = 17;
 export const WORKERS = [1, 2];
 
@@ -16,7 +18,6 @@ export function parallelLeaves(n, P) {
   return Array.from({ length: n }, () => ((next() << 192n) | (next() << 128n) | (next() << 64n) | next()) % P);
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 // api: the package's exports (MerkleTree, createPool). tick(): progress after a round.
 export async function measureParallel(api, leaves, { rounds = 5, tick = () => {} } = {}) {
