@@ -23,6 +23,15 @@ fn node_hash(left: Fp, right: Fp) -> Fp {
     crate::hash(ParamSet::Kimchi, &[left, right])
 }
 
+/// The parent of `node` and its `sibling`, `node` being the left child or the right.
+fn parent(node: Fp, sibling: Fp, node_is_left: bool) -> Fp {
+    if node_is_left {
+        node_hash(node, sibling)
+    } else {
+        node_hash(sibling, node)
+    }
+}
+
 /// The root of an empty subtree whose leaves are `level` levels below it (o1js's
 /// `zeroes[level]`): 0 at level 0, `hash([z, z])` of the level below above it.
 pub fn zero(level: usize) -> Fp {
@@ -187,11 +196,7 @@ impl MerkleTree {
             nodes[i] = x;
             if level + 1 < self.height {
                 let sibling = nodes.get(i ^ 1).copied().unwrap_or_else(|| zero(level));
-                x = if i & 1 == 0 {
-                    node_hash(x, sibling)
-                } else {
-                    node_hash(sibling, x)
-                };
+                x = parent(x, sibling, i & 1 == 0);
                 i >>= 1;
             }
         }
@@ -201,13 +206,8 @@ impl MerkleTree {
 
 /// The root that `path` leads to from `leaf` (o1js's `MerkleWitness.calculateRoot`).
 pub fn root_of_path(leaf: Fp, path: &[PathStep]) -> Fp {
-    path.iter().fold(leaf, |x, s| {
-        if s.is_left {
-            node_hash(x, s.sibling)
-        } else {
-            node_hash(s.sibling, x)
-        }
-    })
+    path.iter()
+        .fold(leaf, |x, s| parent(x, s.sibling, s.is_left))
 }
 
 #[cfg(test)]
