@@ -212,9 +212,11 @@ for ((round = 1; round <= rounds; round++)); do
 done
 
 # The environment: tool versions are read without the caller's rustc when prebuilt.
+# The cores from coreutils' nproc, a runtime input of the flake's apps (getconf,
+# from the caller's PATH, only where there is no nproc: macOS without Nix).
 env_args=(
     --env "cpu=$(cpu_model)"
-    --env "cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo unknown)"
+    --env "cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo unknown)"
     --env "os=$(uname -srm)"
     --env "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     --env "criterion_args=$*"

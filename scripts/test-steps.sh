@@ -18,10 +18,6 @@ wasm_tool=$ROOT/target/$WASM_TARGET/debug/poseidon.wasm
 # bench-report as the tests built it (`cargo test --workspace --all-targets` builds
 # the binary for its integration tests): the counts and the sandbox steps run it.
 report=$ROOT/target/debug/bench-report
-# The host's tools (xtask, the FMA kernel's generator) run on the host only: the
-# wasm32-wasip1 builds leave them out (clippy still checks them for that target;
-# xtask/src/tiers.rs leaves them out of its wasm steps the same way).
-host_tools=(--exclude xtask --exclude poseidon-fma-kernel)
 
 # The tool on one runtime (cargo xtask tool-checks: bad input and every backend):
 # the vectors, and the permutation files that the native tool wrote (so the wasm
@@ -178,12 +174,10 @@ build_tests() {
     shift
     cargo test --no-run --message-format=json-render-diagnostics "$@" >"$logs/$name.json"
 }
-# The wasm32-wasip1 builds: the workspace as .cargo/config.toml builds it (+simd128),
-# the library's backend tests without simd128 (the plain-lane fallback), and the
-# library with wide arithmetic (with_wide; its modules need wasmtime -W wide-arithmetic=y).
-build_wasm_tests() {
-    build_tests wasm-tests --workspace "${host_tools[@]}" --all-targets --target "$WASM_TARGET"
-}
+# The wasm32-wasip1 builds beside the workspace's (which xtask/src/tiers.rs runs in
+# the flake's source view): the library's backend tests without simd128 (the
+# plain-lane fallback), and the library with wide arithmetic (with_wide; its
+# modules need wasmtime -W wide-arithmetic=y).
 build_no_simd_tests() {
     CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="" build_tests no-simd-tests -p poseidon --lib --test backends \
         --target "$WASM_TARGET" --target-dir target/wasm-no-simd
@@ -221,13 +215,15 @@ wide_bench_smoke() {
 # The library's user examples (each asserts its results), built on the workspace's
 # build that the tests made (cargo build --workspace reuses it; `cargo run -p
 # poseidon` would resolve features for the one package and build the library again).
-# examples [--target TRIPLE]: under cargo's runner for TRIPLE (wasmtime for wasm32-wasip1).
+# examples [--target TRIPLE --exclude PACKAGE...]: under cargo's runner for TRIPLE
+# (wasmtime for wasm32-wasip1), without the host's tools (tiers.rs passes Cargo.toml's
+# host-only list).
 examples() {
     local dir=target/debug/examples ext="" run=() target=()
     # The packages of the tests' build for that target (the same features: nothing
     # is built again but the examples' link).
     if [ "${1:-}" = --target ]; then
-        target=(--target "$2" "${host_tools[@]}") dir=target/$2/debug/examples ext=.wasm
+        target=("$@") dir=target/$2/debug/examples ext=.wasm
         run=(bash "$SCRIPTS/wasm-runner.sh")
     fi
     cargo build -q --workspace --example hash --example merkle_level --example backend ${target[@]+"${target[@]}"} &&

@@ -4,7 +4,18 @@
 # shell steps (text, environment, PATH inputs). Each derivation gets the name the
 # real function would give it (crane appends -deps, -test, -clippy…). `standins`
 # maps a package name to the directory that stands for its store path.
-{standins}: let
+#
+# With `tracked` (the checkout's files, relative paths, as a git flake's source
+# holds them: `git ls-files`), lib.fileset computes its file sets for real, by
+# the rules of nixpkgs' lib.fileset (a path is every file under it, fileFilter's
+# predicate sees `name`, `type` and `hasExt`), and crane's commonCargoSources is
+# the pinned crane's (2c71e19, lib/fileset/commonCargoSources.nix: Cargo.toml and
+# Cargo.lock, `*.rs`, `*.toml`): `cargo xtask nix-replay` builds the tree each
+# derivation sees from them. Without it (`null`) the sets are not computed.
+{
+  standins,
+  tracked ? null,
+}: let
   pkg = name: {
     inherit name;
     outPath = standins.${name} or "/nonexistent/${name}";
@@ -29,20 +40,104 @@
       value = pkg n;
     })
     names);
-  lib = {
-    fileset = {
-      # scripts/ and the vector files have stand-ins; the cargo source's (read by
-      # the counts for its hash) is the checkout.
-      toSource = {root, ...}:
-        {
-          scripts = pkg "scripts";
-          data = pkg "vectors";
-        }
-        .${baseNameOf root}
-        or (pkg "src");
-      unions = l: l;
-      fileFilter = _: dir: dir;
+  # A path of the checkout, relative to its root ("" for the root itself).
+  top = toString ../..;
+  relative = p: let
+    s = toString p;
+    n = builtins.stringLength top;
+  in
+    if s == top
+    then ""
+    else if builtins.substring 0 (n + 1) s == "${top}/"
+    then builtins.substring (n + 1) (-1) s
+    else throw "lib.fileset: ${s} is outside the checkout";
+  # The tracked files under `rel` (the file itself, or those below the directory).
+  under = rel:
+    builtins.filter (f:
+      rel
+      == ""
+      || f == rel
+      || builtins.substring 0 (builtins.stringLength rel + 1) f == "${rel}/")
+    tracked;
+  # A file set: its files, relative to the checkout's root. A path stands for every
+  # tracked file under it; as in nixpkgs, a path that holds none is an error.
+  asSet = x:
+    if builtins.isPath x
+    then let
+      files = under (relative x);
+    in
+      if files == []
+      then throw "lib.fileset: ${toString x} does not exist (or holds no tracked file)"
+      else files
+    else x.files;
+  fileset = {
+    unions = l: {files = builtins.sort builtins.lessThan (uniq (builtins.concatMap asSet l));};
+    fileFilter = pred: dir: {
+      files = builtins.filter (f: let
+        name = baseNameOf f;
+      in
+        pred {
+          inherit name;
+          type = "regular";
+          hasExt = ext: let
+            e = ".${ext}";
+            n = builtins.stringLength name;
+            k = builtins.stringLength e;
+          in
+            n >= k && builtins.substring (n - k) k name == e;
+        }) (under (relative dir));
     };
+  };
+  uniq = l:
+    builtins.attrNames (builtins.listToAttrs (map (f: {
+        name = f;
+        value = null;
+      })
+      l));
+  lib = {
+    fileset =
+      {
+        # scripts/ and the vector files have stand-ins; the cargo source's (read by
+        # the counts for its hash) is the checkout. With `tracked`, each also holds
+        # its root and files (relative to the root).
+        toSource = {
+          root,
+          fileset,
+        }:
+          {
+            scripts = pkg "scripts";
+            data = pkg "vectors";
+          }
+          .${baseNameOf root}
+          or (pkg "src")
+          // (
+            if tracked == null
+            then {}
+            else let
+              r = relative root;
+              cut = builtins.stringLength r + 1;
+            in {
+              root = r;
+              files = map (f:
+                if r == ""
+                then f
+                else if builtins.substring 0 cut f == "${r}/"
+                then builtins.substring cut (-1) f
+                else throw "lib.fileset.toSource: ${f} is not under its root ${r}")
+              (asSet fileset);
+            }
+          );
+      }
+      // (
+        if tracked == null
+        then {
+          unions = l: l;
+          fileFilter = _: dir: dir;
+        }
+        else fileset
+      );
+    importTOML = p: builtins.fromTOML (builtins.readFile p);
+    concatMapStrings = f: l: builtins.concatStringsSep "" (map f l);
     getVersion = d: d.version;
     optionalAttrs = cond: attrs:
       if cond
@@ -65,7 +160,16 @@
   # crane's mkCargoDerivation: pname plus the function's suffix.
   named = suffix: a: a // {name = "${a.pname}${suffix}-${a.version}";};
   craneLib = {
-    fileset.commonCargoSources = root: root;
+    # crane 2c71e19: fileset.commonCargoSources = unions [cargoTomlAndLock rust toml].
+    fileset.commonCargoSources = root:
+      if tracked == null
+      then root
+      else
+        fileset.unions [
+          (fileset.fileFilter (f: f.name == "Cargo.toml" || f.name == "Cargo.lock") root)
+          (fileset.fileFilter (f: f.hasExt "rs") root)
+          (fileset.fileFilter (f: f.hasExt "toml") root)
+        ];
     buildDepsOnly = a: {
       inherit (named "-deps" a) name;
       target = target a;

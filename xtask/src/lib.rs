@@ -9,6 +9,8 @@ pub mod docs_check;
 pub mod make_args;
 pub mod module_graph;
 pub mod nix_review;
+#[cfg(unix)]
+pub mod replay;
 pub mod runner;
 #[cfg(unix)]
 pub mod sandbox;

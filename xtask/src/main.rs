@@ -85,7 +85,7 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "ab-selftest",
-        about: "the A/B path on stand-in upstream trees: a known slowdown found on every row, identical trees built identically",
+        about: "the A/B path on stand-in upstream trees: built, interleaved, counted (a known slowdown's counts doubled), identical trees built identically",
         usage: xtask::ab::selftest::USAGE,
         run: xtask::ab::selftest::task,
     },
@@ -100,6 +100,12 @@ const TASKS: &[Task] = &[
         about: "what the flake's reviews found, offline: every system evaluated with stand-ins, the Nix files linted, the workflow read",
         usage: xtask::nix_review::USAGE,
         run: xtask::nix_review::task,
+    },
+    Task {
+        name: "nix-replay",
+        about: "what Nix and GitHub will do, done here: a command in the flake's source tree, the workflow's artifacts, ab.yml's revisions",
+        usage: tasks::NIX_REPLAY_USAGE,
+        run: tasks::nix_replay,
     },
     Task {
         name: "params",

@@ -83,6 +83,40 @@ pub fn nix_sandbox(_: &[String]) -> Result<bool, String> {
     Err("nix-sandbox runs the Nix sandbox's rules with Unix tools; it needs a Unix host".into())
 }
 
+/// The usage of `nix-replay`.
+pub const NIX_REPLAY_USAGE: &str =
+    "usage: cargo xtask nix-replay view [--check NAME] [--stdout FILE] -- COMMAND...
+       cargo xtask nix-replay artifacts --bench-report BIN --report JSON [--counts JSON]
+       cargo xtask nix-replay refs
+view: COMMAND with the checkout seen as the flake's cargo source (nix/packages.nix's
+  src: crane's commonCargoSources and the flake's own files, of the files git
+  holds), in a build's environment; --check NAME adds that check's cargo runner and
+  inputs (e.g. poseidon-test-wasm: wasmtime, its CARGO_TARGET_WASM32_WASIP1_RUNNER).
+artifacts: ci.yml's report uploads and the merge job's download replayed, then its
+  `bench-report merge` step run on them (BIN stands in for `nix run .#bench-report-tool`).
+refs: ab.yml's revision step in a detached clone, for a branch, a tag and a commit.";
+
+/// `nix-replay`: what Nix and GitHub will do, done with this machine's tools
+/// (mount namespaces, symlinks): needs a Unix host.
+#[cfg(unix)]
+pub fn nix_replay(root: &std::path::Path, args: &[String]) -> Result<bool, String> {
+    crate::replay::task(root, args)
+}
+
+/// `nix-replay`: needs a Unix host.
+#[cfg(not(unix))]
+pub fn nix_replay(_: &std::path::Path, _: &[String]) -> Result<bool, String> {
+    Err("nix-replay runs commands in mount namespaces and git clones; it needs a Unix host".into())
+}
+
+/// Whether `nix-replay view` can run here: a private mount namespace.
+pub fn view_possible() -> bool {
+    #[cfg(unix)]
+    return crate::replay::view::unshare().is_some();
+    #[cfg(not(unix))]
+    false
+}
+
 /// The usage of `wasm-ops`.
 pub const WASM_OPS_USAGE: &str = "usage: cargo xtask wasm-ops MODULE [--function SUBSTRING]... [--expect 'SUBSTRING: OP=N' | 'SUBSTRING: OP>N']...";
 

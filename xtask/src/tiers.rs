@@ -64,6 +64,157 @@ fn prepare(root: &Path) -> Result<(), String> {
     }
 }
 
+/// The host's tools (`[workspace.metadata.tests] host-only` in Cargo.toml, which
+/// nix/checks.nix reads too): natively only.
+pub fn host_only(root: &Path) -> Result<Vec<String>, String> {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("cargo metadata: {e}"))?;
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata's JSON: {e}"))?;
+    json["metadata"]["tests"]["host-only"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|p| p.as_str().map(str::to_owned))
+                .collect()
+        })
+        .ok_or_else(|| "Cargo.toml has no [workspace.metadata.tests] host-only list".into())
+}
+
+/// Where a cargo run goes: the host, or wasm32-wasip1 (under a runner).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// This machine.
+    Host,
+    /// wasm32-wasip1.
+    Wasm,
+}
+
+/// `--exclude P` for each host-only package, for wasm runs.
+fn excludes(target: Target, host_only: &[String]) -> Vec<String> {
+    match target {
+        Target::Host => Vec::new(),
+        Target::Wasm => host_only
+            .iter()
+            .flat_map(|p| ["--exclude".to_owned(), p.clone()])
+            .collect(),
+    }
+}
+
+/// `cargo test`'s arguments for the workspace's tests (without `--target`):
+/// make test's and checks.poseidon-test(-wasm)'s `cargoTestExtraArgs`.
+pub fn test_args(target: Target, host_only: &[String]) -> Vec<String> {
+    let mut a = vec!["--workspace".to_owned()];
+    a.extend(excludes(target, host_only));
+    a.push("--all-targets".into());
+    a
+}
+
+/// `cargo test --doc`'s arguments (without `--doc` and `--target`): make test's
+/// and checks.poseidon-doctest(-wasm)'s `cargoTestExtraArgs`.
+pub fn doctest_args(target: Target, host_only: &[String]) -> Vec<String> {
+    let mut a = vec!["--workspace".to_owned()];
+    a.extend(excludes(target, host_only));
+    a
+}
+
+/// `cargo clippy`'s arguments (without `--target`), for both targets: make
+/// test's and checks.poseidon-clippy(-wasm)'s `cargoClippyExtraArgs`.
+pub fn clippy_args() -> Vec<String> {
+    ["--workspace", "--all-targets", "--", "-D", "warnings"]
+        .map(str::to_owned)
+        .to_vec()
+}
+
+/// The cargo arguments each of `nix flake check`'s cargo checks must have, as make
+/// test runs them: (check, attribute, arguments).
+pub fn flake_check_args(host_only: &[String]) -> Vec<(&'static str, &'static str, String)> {
+    use Target::{Host, Wasm};
+    vec![
+        (
+            "poseidon-clippy",
+            "cargoClippyExtraArgs",
+            clippy_args().join(" "),
+        ),
+        (
+            "poseidon-clippy-wasm",
+            "cargoClippyExtraArgs",
+            clippy_args().join(" "),
+        ),
+        (
+            "poseidon-test",
+            "cargoTestExtraArgs",
+            test_args(Host, host_only).join(" "),
+        ),
+        (
+            "poseidon-test-wasm",
+            "cargoTestExtraArgs",
+            test_args(Wasm, host_only).join(" "),
+        ),
+        (
+            "poseidon-doctest",
+            "cargoTestExtraArgs",
+            doctest_args(Host, host_only).join(" "),
+        ),
+        (
+            "poseidon-doctest-wasm",
+            "cargoTestExtraArgs",
+            doctest_args(Wasm, host_only).join(" "),
+        ),
+    ]
+}
+
+/// `cargo SUBCOMMAND ARGS… [--target wasm32-wasip1] [TAIL…]` as a step.
+fn cargo_step(
+    name: String,
+    sub: &[&str],
+    args: Vec<String>,
+    target: Target,
+    tail: &[&str],
+) -> Step {
+    let mut all: Vec<String> = sub.iter().map(|s| (*s).to_owned()).collect();
+    // clippy's `-- -D warnings` stays last.
+    let split = args.iter().position(|a| a == "--").unwrap_or(args.len());
+    all.extend_from_slice(&args[..split]);
+    all.extend(tail.iter().map(|s| (*s).to_owned()));
+    if target == Target::Wasm {
+        all.extend(["--target".to_owned(), WASM.to_owned()]);
+    }
+    all.extend_from_slice(&args[split..]);
+    let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+    Step::new(name, "cargo", &refs)
+}
+
+/// `step`'s command run in the flake's source view, as `nix flake check`'s
+/// `check` (cargo xtask nix-replay view): the host tests, the wasm tests' build
+/// and run. `stdout` keeps the command's standard output in a file.
+fn in_view(step: Step, check: &str, stdout: Option<&str>) -> Step {
+    let mut args: Vec<String> = ["xtask", "nix-replay", "view", "--check", check]
+        .map(str::to_owned)
+        .to_vec();
+    if let Some(f) = stdout {
+        args.extend(["--stdout".to_owned(), f.to_owned()]);
+    }
+    args.push("--".into());
+    args.push(step.program);
+    args.extend(step.args);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    Step::new(
+        format!("{}, in the flake's source (as checks.{check})", step.name),
+        "cargo",
+        &refs,
+    )
+}
+
 fn fmt() -> Step {
     Step::new("fmt", "cargo", &["fmt", "--all", "--", "--check"])
 }
@@ -77,34 +228,22 @@ fn docs() -> Step {
 }
 
 fn clippy_host() -> Step {
-    Step::new(
-        "clippy host",
-        "cargo",
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
+    cargo_step(
+        "clippy host".into(),
+        &["clippy"],
+        clippy_args(),
+        Target::Host,
+        &[],
     )
 }
 
 fn clippy_wasm() -> Step {
-    Step::new(
+    cargo_step(
         format!("clippy {WASM}"),
-        "cargo",
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--target",
-            WASM,
-            "--",
-            "-D",
-            "warnings",
-        ],
+        &["clippy"],
+        clippy_args(),
+        Target::Wasm,
+        &[],
     )
 }
 
@@ -135,54 +274,52 @@ fn clippy_fma() -> Step {
     )
 }
 
-fn tests_host() -> Step {
-    Step::new(
-        "tests host",
-        "cargo",
-        &["test", "--workspace", "--all-targets"],
+/// `cargo test` of the workspace's tests (`--locked`, as crane runs it).
+fn tests(target: Target, host_only: &[String]) -> Step {
+    let name = match target {
+        Target::Host => "tests host".to_owned(),
+        Target::Wasm => format!("tests {WASM} (wasmtime)"),
+    };
+    cargo_step(
+        name,
+        &["test", "--locked"],
+        test_args(target, host_only),
+        target,
+        &[],
+    )
+}
+
+/// `cargo test --doc`.
+fn doctests(target: Target, host_only: &[String]) -> Step {
+    let name = match target {
+        Target::Host => "doctests host".to_owned(),
+        Target::Wasm => format!("doctests {WASM} (wasmtime)"),
+    };
+    cargo_step(
+        name,
+        &["test", "--locked"],
+        doctest_args(target, host_only),
+        target,
+        &["--doc"],
     )
 }
 
 /// fmt, the docs' links, clippy on both targets, the tests natively and under wasmtime.
-fn check_steps(r: &mut Runner) {
+fn check_steps(r: &mut Runner, host_only: &[String]) {
     r.run(fmt());
     r.run(docs());
     r.run(clippy_host());
     r.run(clippy_wasm());
-    r.run(tests_host());
-    r.run(wasm_workspace_tests(
-        format!("tests {WASM} (wasmtime)"),
-        "--all-targets",
-    ));
-}
-
-/// `cargo test` of the workspace for wasm32-wasip1 under wasmtime (cargo's runner),
-/// `--all-targets` or `--doc`. The host's tools (xtask, the FMA kernel's generator)
-/// run on the host only and are left out, as scripts/test-steps.sh's
-/// build_wasm_tests leaves them out.
-fn wasm_workspace_tests(name: String, which: &str) -> Step {
-    Step::new(
-        name,
-        "cargo",
-        &[
-            "test",
-            "--workspace",
-            "--exclude",
-            "xtask",
-            "--exclude",
-            "poseidon-fma-kernel",
-            which,
-            "--target",
-            WASM,
-        ],
-    )
+    r.run(tests(Target::Host, host_only));
+    r.run(tests(Target::Wasm, host_only));
 }
 
 /// `cargo xtask check`.
 pub fn check(root: &Path) -> Result<bool, String> {
     prepare(root)?;
+    let host_only = host_only(root)?;
     let mut r = Runner::new(root).map_err(|e| format!("target/test-logs: {e}"))?;
-    check_steps(&mut r);
+    check_steps(&mut r, &host_only);
     Ok(r.finish())
 }
 
@@ -191,6 +328,7 @@ pub fn check(root: &Path) -> Result<bool, String> {
 /// wide-arithmetic builds), two at a time: a test run under a runtime uses one core.
 pub fn test(root: &Path) -> Result<bool, String> {
     prepare(root)?;
+    let host_only = host_only(root)?;
     let mut r = Runner::new(root).map_err(|e| format!("target/test-logs: {e}"))?;
     r.run(fmt());
     r.run(docs());
@@ -213,12 +351,32 @@ pub fn test(root: &Path) -> Result<bool, String> {
     // Two build directories (target/, target/js-fma): side by side.
     r.run_parallel(vec![clippy_host(), clippy_fma()], 2);
     r.run(clippy_wasm());
-    r.run(tests_host());
-    r.run(Step::new(
-        "doctests host",
-        "cargo",
-        &["test", "--workspace", "--doc"],
-    ));
+    // The tests and doctests run in the flake's source tree (nix-replay view), as
+    // nix flake check's test checks see it: a file the flake leaves out fails here.
+    // It needs nix-instantiate (the file sets) and a mount namespace.
+    let view = lib_ok(root, "ensure_nix") && crate::tasks::view_possible();
+    let missing =
+        "no nix-instantiate or no mount namespace here (the tests run in the checkout instead)";
+    let viewed = |step: Step, check: &str, stdout: Option<&str>| -> Option<Step> {
+        if view {
+            Some(in_view(step, check, stdout))
+        } else if in_ci() {
+            needed(false, in_view(step, check, stdout), missing)
+        } else {
+            say(&format!("{}: {missing}", step.name));
+            Some(step)
+        }
+    };
+    let wasm_log = "target/test-logs/wasm-tests.json";
+    for step in [
+        viewed(tests(Target::Host, &host_only), "poseidon-test", None),
+        viewed(doctests(Target::Host, &host_only), "poseidon-doctest", None),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        r.run(step);
+    }
     r.run(Step::script(
         "the library's examples, natively",
         "examples",
@@ -228,11 +386,29 @@ pub fn test(root: &Path) -> Result<bool, String> {
     // cores, they took longer (348 s against 305 s).
     // .cargo/config.toml builds wasm with +simd128; engines without SIMD get the
     // plain-lane fallback of the two-lane code: that build is tested too.
-    r.run(Step::script(
+    let mut build = cargo_step(
         format!("build the tests for {WASM}"),
-        "build_wasm_tests",
+        &[
+            "test",
+            "--locked",
+            "--no-run",
+            "--message-format=json-render-diagnostics",
+        ],
+        test_args(Target::Wasm, &host_only),
+        Target::Wasm,
         &[],
-    ));
+    );
+    if !view {
+        // Outside the view, the shell keeps cargo's messages.
+        let cmd = std::iter::once(build.program.clone())
+            .chain(build.args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        build = Step::new(build.name, "bash", &["-c", &format!("{cmd} >{wasm_log}")]);
+    }
+    if let Some(step) = viewed(build, "poseidon-test-wasm", Some(wasm_log)) {
+        r.run(step);
+    }
     r.run(Step::script(
         format!("build the backend tests for {WASM} without simd128"),
         "build_no_simd_tests",
@@ -243,10 +419,13 @@ pub fn test(root: &Path) -> Result<bool, String> {
         "build_wide_tests",
         &[],
     ));
-    r.run(wasm_workspace_tests(
-        format!("doctests {WASM} (wasmtime)"),
-        "--doc",
-    ));
+    if let Some(step) = viewed(
+        doctests(Target::Wasm, &host_only),
+        "poseidon-doctest-wasm",
+        None,
+    ) {
+        r.run(step);
+    }
     r.run(Step::script(
         format!(
             "the library's doctests {WASM} with +wide-arithmetic (wasmtime -W wide-arithmetic=y)"
@@ -254,18 +433,35 @@ pub fn test(root: &Path) -> Result<bool, String> {
         "wide_doctests",
         &[],
     ));
+    let mut examples_wasm = vec!["--target", WASM];
+    let ex = excludes(Target::Wasm, &host_only);
+    examples_wasm.extend(ex.iter().map(String::as_str));
     r.run(Step::script(
         format!("the library's examples, {WASM} (wasmtime)"),
         "examples",
-        &["--target", WASM],
+        &examples_wasm,
     ));
+    // The wasm tests under the flake's own runner (checks.poseidon-test-wasm's
+    // CARGO_TARGET_WASM32_WASIP1_RUNNER, word-split as cargo splits it), from each
+    // package's directory as cargo runs them.
+    let wasmtime_run = Step::new(
+        format!("tests {WASM} (wasmtime)"),
+        "cargo",
+        &[
+            "xtask",
+            "run-tests",
+            wasm_log,
+            "--",
+            "sh",
+            "-c",
+            "exec ${CARGO_TARGET_WASM32_WASIP1_RUNNER:-wasmtime run --dir=.} \"$0\"",
+        ],
+    );
     let node = lib_ok(root, "have_node node");
-    let mut runs = vec![
-        Step::script(
-            format!("tests {WASM} (wasmtime)"),
-            "run_tests",
-            &["wasm-tests", "wasmtime"],
-        ),
+    let mut runs: Vec<Step> = viewed(wasmtime_run, "poseidon-test-wasm", None)
+        .into_iter()
+        .collect();
+    runs.extend([
         Step::script(
             format!("backend tests {WASM} without simd128 (wasmtime)"),
             "run_tests",
@@ -276,7 +472,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
             "run_tests",
             &["wide-tests", "wasmtime-wide"],
         ),
-    ];
+    ]);
     if node {
         runs.insert(
             1,
@@ -360,10 +556,11 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
         ),
     ]);
     r.run_parallel(last, 2);
-    // Alone: it measures (a 2x slowdown, which load beside it could not hide, but
-    // its rounds are cleaner without).
+    // Alone: it builds four trees (two targets each) and measures; it asserts no
+    // time (a measured verdict fails by chance on a loaded machine), only what is
+    // exact.
     r.run(Step::script(
-        "A/B on stand-in upstream trees: built for both targets, interleaved rounds, a 2x slowdown found on every row with its counts; DIR@REV against the same files: identical binaries, the checkout clean",
+        "A/B on stand-in upstream trees: built for both targets, rounds interleaved, every row whole, a doubled permutation's counts doubled; DIR@REV against the same files: identical binaries, the checkout clean",
         "ab_selftest",
         &[],
     ));
@@ -521,4 +718,36 @@ fn nix_steps(root: &Path, r: &mut Runner) {
         ),
         missing,
     );
+    // The workflow's reports, from each machine's upload to the merged table, on
+    // the report (and counts) that apps.bench (apps.counts) just wrote.
+    let sandbox = "target/nix-sandbox";
+    let report = format!("{sandbox}/app-run/target/bench-report/report.json");
+    let counts = format!("{sandbox}/counts-run/target/counts/counts.json");
+    let mut args = vec![
+        "xtask",
+        "nix-replay",
+        "artifacts",
+        "--bench-report",
+        "target/debug/bench-report",
+        "--report",
+        &report,
+    ];
+    if root.join(&counts).is_file() {
+        args.extend(["--counts", &counts]);
+    }
+    needing(
+        r,
+        nix && root.join(&report).is_file(),
+        Step::new(
+            "workflow: each machine's report upload and the merge job's download replayed (the actions' rules), its bench-report merge step run on them",
+            "cargo",
+            &args,
+        ),
+        "no report from apps.bench (the sandbox step above writes it)",
+    );
+    r.run(Step::new(
+        "workflow: ab.yml's revision steps in a detached clone, for a branch, a tag, a commit and a fork's head",
+        "cargo",
+        &["xtask", "nix-replay", "refs"],
+    ));
 }

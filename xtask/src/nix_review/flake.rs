@@ -162,6 +162,31 @@ pub fn checks(r: &mut Checklist, root: &Path, with_revs: &Evaluation, without: &
         return;
     }
 
+    // 2. One list: each cargo check of `nix flake check` runs make test's cargo
+    // arguments (xtask/src/tiers.rs; the host's tools from Cargo.toml's
+    // [workspace.metadata.tests], which both read), on every system.
+    match crate::tiers::host_only(root) {
+        Ok(host_only) => {
+            for (check, attr, want) in crate::tiers::flake_check_args(&host_only) {
+                let got: Vec<String> = systems
+                    .iter()
+                    .map(|s| {
+                        ev["checks"][s][check][attr]
+                            .as_str()
+                            .unwrap_or("(none)")
+                            .to_owned()
+                    })
+                    .collect();
+                r.check(
+                    got.iter().all(|g| *g == want),
+                    &format!("checks.{check}: {attr} are make test's ({want})"),
+                    || format!("per system {got:?}"),
+                );
+            }
+        }
+        Err(e) => r.check(false, "Cargo.toml's host-only list", || e),
+    }
+
     // 4. One import of nixpkgs per system, shared by every output.
     let mut imports: BTreeMap<String, usize> = BTreeMap::new();
     for l in with_revs.stderr.lines() {

@@ -8,14 +8,21 @@
 //!   x86_64-darwin), README names the same systems, nixpkgs is imported once per
 //!   system, every derivation has its own name, inputs without a `rev` evaluate,
 //!   clippy and each app depend on what they run only, the counts' check exists on
-//!   x86_64-linux and the wheel's build imports it;
+//!   x86_64-linux and the wheel's build imports it, each cargo check runs make
+//!   test's arguments;
+//! - `fileset`: the stand-ins' `lib.fileset` and crane `commonCargoSources`, which
+//!   `nix-replay view` builds the derivations' source from, compute as the rules
+//!   they re-implement;
 //! - `lint`: no `let` binds by `inherit (…)` a name that nothing uses;
-//! - `workflow`: the cache's permission and key, every package built and every app
-//!   run, the machine matrix and the job that merges its reports.
+//! - `workflow`: the cache's permission and key, restored and saved apart (saved
+//!   on failure too), every package built and every app run, the machine matrix
+//!   and the job that merges its reports (restoring the store), no checkout that
+//!   keeps credentials, ab.yml's `lab-ref` required.
 //!
 //! The `nix fmt` fallback without `PRJ_ROOT` runs in `cargo xtask nix-sandbox`.
 //! Prints `ok`/`FAIL` lines and `N passed, M failed`.
 
+pub mod fileset;
 pub mod flake;
 pub mod lint;
 pub mod workflow;
@@ -61,6 +68,7 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
     let with_revs = flake::evaluate(root, true)?;
     let without = flake::evaluate(root, false)?;
     flake::checks(&mut r, root, &with_revs, &without);
+    fileset::checks(&mut r, root);
 
     for file in nix_files(root) {
         let text =

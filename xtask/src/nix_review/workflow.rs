@@ -28,6 +28,16 @@ fn uses<'a>(job: &'a Value, action: &'a str) -> impl Iterator<Item = &'a Value> 
     })
 }
 
+/// The steps that use cache-nix-action, whole (restore and save) or in part.
+fn caches(job: &Value) -> impl Iterator<Item = &Value> {
+    steps(job).filter(|s| {
+        s["uses"]
+            .as_str()
+            .and_then(|u| u.split('@').next())
+            .is_some_and(|a| a.starts_with("nix-community/cache-nix-action"))
+    })
+}
+
 /// Whether `pattern` (a hashFiles glob: `**` any directories, `*` within one name)
 /// matches `path` or a directory above it.
 pub fn glob_matches(pattern: &str, path: &str) -> bool {
@@ -132,8 +142,25 @@ pub fn checks(
     // 7. The cache: purging needs `actions: write`; the key covers what the builds read.
     let inputs = key_inputs(root)?;
     for (name, job) in &jobs {
-        for cache in uses(job, "nix-community/cache-nix-action") {
+        for cache in caches(job) {
+            let action = cache["uses"].as_str().unwrap_or("");
             let with = &cache["with"];
+            // The whole action saves in a post step that runs on success only: a job
+            // with a failing check would never save, and every run would start cold.
+            r.check(
+                !action.starts_with("nix-community/cache-nix-action@"),
+                &format!("workflow job {name}: the Nix store is restored and saved by separate steps ({action})"),
+                || "cache-nix-action saves only when the job succeeds: use its restore and save actions".into(),
+            );
+            if action.contains("/save@") {
+                r.check(
+                    cache["if"]
+                        .as_str()
+                        .is_some_and(|c| c.contains("always()")),
+                    &format!("workflow job {name}: the store is saved even when a step failed (if: always())"),
+                    || format!("if: {:?}", cache["if"]),
+                );
+            }
             if with["purge"].as_bool() == Some(true) {
                 let granted = |v: &Value| v["permissions"]["actions"].as_str() == Some("write");
                 r.check(
@@ -156,7 +183,13 @@ pub fn checks(
                 ),
                 || format!("not hashed: {missed:?} (patterns {patterns:?})"),
             );
-            let prefix = with["restore-prefixes-first-match"].as_str().unwrap_or("");
+            let prefix = with["restore-prefixes-first-match"].as_str().unwrap_or(
+                if action.contains("/save@") {
+                    "runner.arch"
+                } else {
+                    ""
+                },
+            );
             r.check(
                 key.contains("runner.arch") && prefix.contains("runner.arch"),
                 &format!("workflow job {name}: one cache per kind of machine (runner.os and runner.arch in the key)"),
@@ -188,10 +221,12 @@ pub fn checks(
     };
     let matrix_runs: Vec<&str> = runs(matrix_job).collect();
     let has = |needle: &str| matrix_runs.iter().any(|r| r.contains(needle));
+    // (What the artifact holds, and that the merge job finds it, is replayed by
+    // `cargo xtask nix-replay artifacts`.)
     let uploads_report = uses(matrix_job, "actions/upload-artifact").any(|s| {
-        s["with"]["path"]
+        s["with"]["name"]
             .as_str()
-            .is_some_and(|p| p.contains("report.json"))
+            .is_some_and(|p| p.starts_with("report-"))
     });
     r.check(
         has("nix flake check")
@@ -239,6 +274,63 @@ pub fn checks(
         &format!("workflow: a job after {matrix_name} merges every machine's report.json (bench-report merge) into the job summary and an artifact"),
         || format!("job {:?}", merge.map(|(n, _)| n)),
     );
+    // The merge job runs one tool that the x86-64 Linux machine built: it restores
+    // that machine's store (its own runner's kind, so the same key) instead of
+    // building the toolchain again.
+    let key_of = |j: &Value| -> Vec<String> {
+        caches(j)
+            .filter_map(|c| c["with"]["primary-key"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let machine_keys = key_of(matrix_job);
+    let restores = merge.is_some_and(|(_, j)| {
+        j["runs-on"] == "ubuntu-24.04"
+            && caches(j).any(|c| {
+                c["uses"].as_str().is_some_and(|u| u.contains("/restore@"))
+                    && c["with"]["primary-key"]
+                        .as_str()
+                        .is_some_and(|k| machine_keys.iter().any(|m| m == k))
+            })
+            && !caches(j).any(|c| c["uses"].as_str().is_some_and(|u| !u.contains("/restore@")))
+    });
+    r.check(
+        restores,
+        "workflow: the merge job restores the x86-64 Linux machine's Nix store (same runner, same key) and saves none",
+        || format!("machine keys {machine_keys:?}"),
+    );
+
+    // ab.yml: the caller's token never persists in a checkout, and the lab's
+    // revision is an input the caller must give (a called workflow cannot see the
+    // ref it was called at).
+    for file in ["ci.yml", "ab.yml"] {
+        let path = root.join(".github/workflows").join(file);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let wf: Value =
+            serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let checkouts: Vec<&Value> = wf["jobs"]
+            .as_mapping()
+            .into_iter()
+            .flatten()
+            .flat_map(|(_, j)| uses(j, "actions/checkout").collect::<Vec<_>>())
+            .collect();
+        r.check(
+            !checkouts.is_empty()
+                && checkouts
+                    .iter()
+                    .all(|c| c["with"]["persist-credentials"].as_bool() == Some(false)),
+            &format!("{file}: every checkout has persist-credentials: false (no token left in .git/config for the build scripts)"),
+            || format!("{} checkouts", checkouts.len()),
+        );
+        if file == "ab.yml" {
+            let lab = &wf["on"]["workflow_call"]["inputs"]["lab-ref"];
+            r.check(
+                lab["required"].as_bool() == Some(true) && lab["default"].is_null(),
+                "ab.yml: lab-ref is required, with no default (main would not be the tag the caller pinned)",
+                || format!("lab-ref: {lab:?}"),
+            );
+        }
+    }
     Ok(())
 }
 

@@ -18,7 +18,7 @@ pub(super) const COUNT_ID: &str = "Field/mul/u64";
 pub(super) const NOBODY: u32 = 65534;
 pub(super) const HOMELESS: &str = "/homeless-shelter";
 /// Tools every stdenv build has on PATH (its initial path), as far as a step needs them.
-pub(super) const COREUTILS: &[&str] = &[
+pub(crate) const COREUTILS: &[&str] = &[
     "basename",
     "cat",
     "chmod",
@@ -63,7 +63,7 @@ pub(super) const COREUTILS: &[&str] = &[
     "timeout",
 ];
 
-pub(super) fn which(tool: &str) -> Option<PathBuf> {
+pub(crate) fn which(tool: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(tool))
@@ -428,7 +428,8 @@ impl Lab {
     }
 
     /// A caller's environment with decoys: PATH and ~/.cargo/bin hold a wasmtime,
-    /// node, bash, rustc, cargo, python3 and valgrind that leave a mark and fail.
+    /// node, bash, rustc, cargo, python3, valgrind and getconf (not a runtime input
+    /// of the apps: coreutils' nproc counts the cores) that leave a mark and fail.
     pub(super) fn caller(&self, cmd: &mut Command) -> Result<PathBuf, String> {
         let home = self.inp.work.join("home");
         let decoys = self.inp.work.join("decoys");
@@ -436,7 +437,7 @@ impl Lab {
         let _ = fs::remove_file(&mark);
         for dir in [decoys.clone(), home.join(".cargo/bin")] {
             for t in [
-                "wasmtime", "node", "bash", "rustc", "cargo", "python3", "valgrind",
+                "wasmtime", "node", "bash", "rustc", "cargo", "python3", "valgrind", "getconf",
             ] {
                 write_exe(
                     &dir.join(t),

@@ -26,7 +26,8 @@ use serde_json::Value;
 use crate::checklist::Checklist as Report;
 
 mod lab;
-use lab::{io, tail, version, which, AppRun, Lab, COUNT_ID, STANDIN_RUSTC};
+use lab::{io, tail, version, AppRun, Lab, COUNT_ID, STANDIN_RUSTC};
+pub(crate) use lab::{which, COREUTILS};
 
 /// Where the built artifacts and tools come from.
 pub struct Inputs {
