@@ -1,5 +1,6 @@
-# Task runner. Each target calls a script in scripts/, the same ones the Nix apps
-# and CI run. `make help` lists the targets.
+# Task runner: one-line aliases. Most call `cargo xtask` (the tiers, bench, ab,
+# params); bench-structures, counts, nodes and setup call their script in scripts/;
+# report, compare and merge call bench-report. `make help` lists the targets.
 
 ARGS ?=
 # make bench hands ARGS to bench.sh unexpanded (make's $(value)) in the environment,

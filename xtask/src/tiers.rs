@@ -353,7 +353,8 @@ pub fn test(root: &Path) -> Result<bool, String> {
     r.run(clippy_wasm());
     // The tests and doctests run in the flake's source tree (nix-replay view), as
     // nix flake check's test checks see it: a file the flake leaves out fails here.
-    // It needs nix-instantiate (the file sets) and a mount namespace.
+    // It needs nix-instantiate (the file sets) and a mount namespace. One view at a
+    // time: each lays the tree out anew under target/nix-replay/.
     let view = lib_ok(root, "ensure_nix") && crate::tasks::view_possible();
     let missing =
         "no nix-instantiate or no mount namespace here (the tests run in the checkout instead)";
