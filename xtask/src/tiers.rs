@@ -274,34 +274,20 @@ fn clippy_fma() -> Step {
     )
 }
 
-/// `cargo test` of the workspace's tests (`--locked`, as crane runs it).
-fn tests(target: Target, host_only: &[String]) -> Step {
+/// `cargo test` of the workspace (`--locked`, as crane runs it): its tests, or
+/// with `doc` its doctests.
+fn tests(target: Target, host_only: &[String], doc: bool) -> Step {
+    let what = if doc { "doctests" } else { "tests" };
     let name = match target {
-        Target::Host => "tests host".to_owned(),
-        Target::Wasm => format!("tests {WASM} (wasmtime)"),
+        Target::Host => format!("{what} host"),
+        Target::Wasm => format!("{what} {WASM} (wasmtime)"),
     };
-    cargo_step(
-        name,
-        &["test", "--locked"],
-        test_args(target, host_only),
-        target,
-        &[],
-    )
-}
-
-/// `cargo test --doc`.
-fn doctests(target: Target, host_only: &[String]) -> Step {
-    let name = match target {
-        Target::Host => "doctests host".to_owned(),
-        Target::Wasm => format!("doctests {WASM} (wasmtime)"),
+    let (args, tail): (_, &[&str]) = if doc {
+        (doctest_args(target, host_only), &["--doc"])
+    } else {
+        (test_args(target, host_only), &[])
     };
-    cargo_step(
-        name,
-        &["test", "--locked"],
-        doctest_args(target, host_only),
-        target,
-        &["--doc"],
-    )
+    cargo_step(name, &["test", "--locked"], args, target, tail)
 }
 
 /// fmt, the docs' links, clippy on both targets, the tests natively and under wasmtime.
@@ -310,8 +296,8 @@ fn check_steps(r: &mut Runner, host_only: &[String]) {
     r.run(docs());
     r.run(clippy_host());
     r.run(clippy_wasm());
-    r.run(tests(Target::Host, host_only));
-    r.run(tests(Target::Wasm, host_only));
+    r.run(tests(Target::Host, host_only, false));
+    r.run(tests(Target::Wasm, host_only, false));
 }
 
 /// `cargo xtask check`.
@@ -370,8 +356,16 @@ pub fn test(root: &Path) -> Result<bool, String> {
     };
     let wasm_log = "target/test-logs/wasm-tests.json";
     for step in [
-        viewed(tests(Target::Host, &host_only), "poseidon-test", None),
-        viewed(doctests(Target::Host, &host_only), "poseidon-doctest", None),
+        viewed(
+            tests(Target::Host, &host_only, false),
+            "poseidon-test",
+            None,
+        ),
+        viewed(
+            tests(Target::Host, &host_only, true),
+            "poseidon-doctest",
+            None,
+        ),
     ]
     .into_iter()
     .flatten()
@@ -421,7 +415,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
         &[],
     ));
     if let Some(step) = viewed(
-        doctests(Target::Wasm, &host_only),
+        tests(Target::Wasm, &host_only, true),
         "poseidon-doctest-wasm",
         None,
     ) {

@@ -51,7 +51,7 @@ pub fn parse(spec: &str) -> Result<Spec, String> {
 }
 
 /// `git -C dir ARGS`, its trimmed stdout; an error names the command and git's message.
-pub(super) fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     let o = Command::new("git")
         .arg("-C")
         .arg(dir)

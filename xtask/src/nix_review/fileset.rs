@@ -7,7 +7,6 @@
 //! (`Cargo.toml`, `Cargo.lock`, `*.rs`, `*.toml`).
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -61,14 +60,7 @@ fn eval(root: &Path, expr: &str) -> Result<Value, String> {
          f = s.lib.fileset; toSource = a: (f.toSource a).files; r = {root}; in {expr}",
         root = root.display()
     );
-    let out = Command::new("nix-instantiate")
-        .args(["--eval", "--strict", "--json", "--expr", &full])
-        .output()
-        .map_err(|e| format!("nix-instantiate: {e}"))?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
-    }
-    serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
+    super::eval_json(&full, &[])
 }
 
 /// The checks, into `r`.

@@ -12,8 +12,16 @@ use crate::checklist::Checklist;
 /// The runners of the machine matrix: x86-64 and arm64 Linux, arm64 macOS.
 pub const RUNNERS: [&str; 3] = ["ubuntu-24.04", "ubuntu-24.04-arm", "macos-15"];
 
-fn steps(job: &Value) -> impl Iterator<Item = &Value> {
+/// A job's steps.
+pub(crate) fn steps(job: &Value) -> impl Iterator<Item = &Value> {
     job["steps"].as_sequence().into_iter().flatten()
+}
+
+/// Whether `step` uses `action` (at any version).
+pub(crate) fn step_uses(step: &Value, action: &str) -> bool {
+    step["uses"]
+        .as_str()
+        .is_some_and(|u| u.split('@').next() == Some(action))
 }
 
 fn runs(job: &Value) -> impl Iterator<Item = &str> {
@@ -21,11 +29,7 @@ fn runs(job: &Value) -> impl Iterator<Item = &str> {
 }
 
 fn uses<'a>(job: &'a Value, action: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
-    steps(job).filter(move |s| {
-        s["uses"]
-            .as_str()
-            .is_some_and(|u| u.split('@').next() == Some(action))
-    })
+    steps(job).filter(move |s| step_uses(s, action))
 }
 
 /// The steps that use cache-nix-action, whole (restore and save) or in part.
@@ -302,12 +306,12 @@ pub fn checks(
     // ab.yml: the caller's token never persists in a checkout, and the lab's
     // revision is an input the caller must give (a called workflow cannot see the
     // ref it was called at).
-    for file in ["ci.yml", "ab.yml"] {
-        let path = root.join(".github/workflows").join(file);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let wf: Value =
-            serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let ab_path = root.join(".github/workflows/ab.yml");
+    let ab_text =
+        std::fs::read_to_string(&ab_path).map_err(|e| format!("{}: {e}", ab_path.display()))?;
+    let ab: Value =
+        serde_yaml::from_str(&ab_text).map_err(|e| format!("{}: {e}", ab_path.display()))?;
+    for (file, wf) in [("ci.yml", &wf), ("ab.yml", &ab)] {
         let checkouts: Vec<&Value> = wf["jobs"]
             .as_mapping()
             .into_iter()

@@ -26,10 +26,8 @@ use std::process::Command;
 use serde_yaml::Value;
 
 use crate::checklist::Checklist;
-
-fn io<T>(what: &Path, r: std::io::Result<T>) -> Result<T, String> {
-    r.map_err(|e| format!("{}: {e}", what.display()))
-}
+use crate::nix_review::workflow::{self, step_uses as uses};
+use crate::sandbox::{io, write_exe};
 
 /// An uploaded artifact: its name and its files (path inside it → file here).
 #[derive(Clone, Debug)]
@@ -155,9 +153,13 @@ pub fn download(
     Ok(picked.iter().map(|a| a.name.clone()).collect())
 }
 
-/// `text` with `${{ matrix.KEY }}` replaced from `matrix`; any other expression
-/// is an error (the replay would not know its value).
-pub fn substitute(text: &str, matrix: &BTreeMap<String, String>) -> Result<String, String> {
+/// The values of the workflow expressions a replay knows, by expression
+/// (`matrix.system`, `inputs.base-ref` …).
+pub type Context = BTreeMap<String, String>;
+
+/// `text` with each `${{ EXPR }}` replaced from `ctx`; an expression it does not
+/// hold is an error (the replay would not know its value).
+pub fn substitute(text: &str, ctx: &Context) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
     while let Some(at) = rest.find("${{") {
@@ -166,9 +168,8 @@ pub fn substitute(text: &str, matrix: &BTreeMap<String, String>) -> Result<Strin
             .find("}}")
             .ok_or_else(|| format!("unclosed expression in {text:?}"))?;
         let expr = rest[at + 3..at + end].trim();
-        let value = expr
-            .strip_prefix("matrix.")
-            .and_then(|k| matrix.get(k))
+        let value = ctx
+            .get(expr)
             .ok_or_else(|| format!("the replay does not know ${{{{ {expr} }}}} (in {text:?})"))?;
         out.push_str(value);
         rest = &rest[at + end + 2..];
@@ -178,31 +179,28 @@ pub fn substitute(text: &str, matrix: &BTreeMap<String, String>) -> Result<Strin
 }
 
 fn steps(job: &Value) -> Vec<&Value> {
-    job["steps"].as_sequence().into_iter().flatten().collect()
-}
-
-fn uses(step: &Value, action: &str) -> bool {
-    step["uses"]
-        .as_str()
-        .is_some_and(|u| u.split('@').next() == Some(action))
+    workflow::steps(job).collect()
 }
 
 /// Runs a `run:` step as GitHub's runner does on Linux (`bash --noprofile --norc
-/// -eo pipefail`), from `workspace`, with its `env:` (substituted) and `extra`.
-fn run_step(
+/// -eo pipefail`), from `workspace` (or its `working-directory` there), with its
+/// `env:` (substituted from `ctx`) and `extra`: whether it succeeded, and what it
+/// printed.
+pub fn run_step(
     step: &Value,
     workspace: &Path,
-    matrix: &BTreeMap<String, String>,
+    ctx: &Context,
     extra: &[(&str, String)],
 ) -> Result<(bool, String), String> {
-    let script = substitute(step["run"].as_str().unwrap_or(""), matrix)?;
+    let script = substitute(step["run"].as_str().unwrap_or(""), ctx)?;
+    let dir = workspace.join(step["working-directory"].as_str().unwrap_or("."));
     let mut cmd = Command::new("bash");
     cmd.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
-        .current_dir(workspace)
+        .current_dir(dir)
         .env("GITHUB_WORKSPACE", workspace);
     for (k, v) in step["env"].as_mapping().into_iter().flatten() {
         if let (Some(k), Some(v)) = (k.as_str(), v.as_str()) {
-            cmd.env(k, substitute(v, matrix)?);
+            cmd.env(k, substitute(v, ctx)?);
         }
     }
     for (k, v) in extra {
@@ -272,13 +270,13 @@ fn machine_artifacts(
         .ok_or_else(|| format!("ci.yml: job {job_name} has no matrix include"))?;
     let mut out = Vec::new();
     for entry in include {
-        let matrix: BTreeMap<String, String> = entry
+        let matrix: Context = entry
             .as_mapping()
             .into_iter()
             .flatten()
-            .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), v.as_str()?.to_owned())))
+            .filter_map(|(k, v)| Some((format!("matrix.{}", k.as_str()?), v.as_str()?.to_owned())))
             .collect();
-        let system = matrix.get("system").cloned().unwrap_or_default();
+        let system = matrix.get("matrix.system").cloned().unwrap_or_default();
         let ws = work.join(format!("machine-{system}"));
         let _ = fs::remove_dir_all(&ws);
         // What the benchmark and the counts leave in target/.
@@ -341,7 +339,7 @@ fn merge_run(
         .ok_or("ci.yml: no job downloads the reports")?;
     let _ = fs::remove_dir_all(ws);
     io(ws, fs::create_dir_all(ws))?;
-    let matrix = BTreeMap::new();
+    let matrix = Context::new();
     let mut downloaded = Vec::new();
     let mut result = (false, "no step runs bench-report-tool".to_owned());
     for s in steps(job) {
@@ -352,22 +350,12 @@ fn merge_run(
             .is_some_and(|t| t.contains("bench-report-tool"))
         {
             let shim = ws.join(".shim");
-            io(&shim, fs::create_dir_all(&shim))?;
-            let nix = shim.join("nix");
-            io(
-                &nix,
-                fs::write(
-                    &nix,
-                    format!(
-                        "#!/bin/sh\n# nix run .#bench-report-tool -- ARGS... stands for bench-report ARGS...\n[ \"$1\" = run ] && [ \"$2\" = .#bench-report-tool ] && [ \"$3\" = -- ] || {{ echo \"nix (replay): not replayed: $*\" >&2; exit 2; }}\nshift 3\nexec {} \"$@\"\n",
-                        inp.bench_report.display()
-                    ),
+            write_exe(
+                &shim.join("nix"),
+                &format!(
+                    "#!/bin/sh\n# nix run .#bench-report-tool -- ARGS... stands for bench-report ARGS...\n[ \"$1\" = run ] && [ \"$2\" = .#bench-report-tool ] && [ \"$3\" = -- ] || {{ echo \"nix (replay): not replayed: $*\" >&2; exit 2; }}\nshift 3\nexec {} \"$@\"\n",
+                    inp.bench_report.display()
                 ),
-            )?;
-            use std::os::unix::fs::PermissionsExt;
-            io(
-                &nix,
-                fs::set_permissions(&nix, fs::Permissions::from_mode(0o755)),
             )?;
             let path = format!(
                 "{}:{}",
@@ -517,8 +505,8 @@ mod tests {
     }
 
     #[test]
-    fn only_matrix_expressions_are_substituted() {
-        let m: BTreeMap<String, String> = [("system".to_owned(), "x".to_owned())].into();
+    fn only_the_expressions_given_are_substituted() {
+        let m: Context = [("matrix.system".to_owned(), "x".to_owned())].into();
         assert_eq!(substitute("r-${{ matrix.system }}/", &m).unwrap(), "r-x/");
         assert!(substitute("${{ github.sha }}", &m).is_err());
         assert!(substitute("${{ matrix.system", &m).is_err());

@@ -8,48 +8,41 @@
 //! `make ab` resolves it (`git rev-parse --verify REV^{commit}`), to the commit
 //! asked for.
 
+use serde_yaml::Value;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
-use serde_yaml::Value;
-
+use super::artifacts::{run_step, Context};
 use crate::checklist::Checklist;
+use crate::nix_review::workflow;
+use crate::sandbox::{io, write_exe};
 
+/// `git -C DIR ARGS` (the A/B's helper) with the settings a scratch repository
+/// needs here: a default branch, an author, no signing, local clones allowed.
 fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
-    let o = Command::new("git")
-        .args(["-c", "init.defaultBranch=main", "-c", "user.name=replay"])
-        .args([
-            "-c",
-            "user.email=replay@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args([
-            "-c",
-            "tag.gpgsign=false",
-            "-c",
-            "protocol.file.allow=always",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .map_err(|e| format!("git: {e}"))?;
-    if !o.status.success() {
-        return Err(format!(
-            "git {} in {}: {}",
-            args.join(" "),
-            dir.display(),
-            String::from_utf8_lossy(&o.stderr)
-        ));
-    }
-    Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    let mut all = vec![
+        "-c",
+        "init.defaultBranch=main",
+        "-c",
+        "user.name=replay",
+        "-c",
+        "user.email=replay@example.invalid",
+        "-c",
+        "commit.gpgsign=false",
+        "-c",
+        "tag.gpgsign=false",
+        "-c",
+        "protocol.file.allow=always",
+    ];
+    all.extend_from_slice(args);
+    crate::ab::sides::git(dir, &all)
 }
 
 /// A commit of one file on the current branch; returns its id.
 fn commit(dir: &Path, text: &str) -> Result<String, String> {
-    fs::write(dir.join("f"), text).map_err(|e| e.to_string())?;
+    let f = dir.join("f");
+    io(&f, fs::write(&f, text))?;
     git(dir, &["add", "f"])?;
     git(dir, &["commit", "-q", "-m", text])?;
     git(dir, &["rev-parse", "HEAD"])
@@ -58,7 +51,7 @@ fn commit(dir: &Path, text: &str) -> Result<String, String> {
 /// The caller's repository (bare, as GitHub holds it) and its commits by name.
 fn origin(work: &Path) -> Result<(std::path::PathBuf, BTreeMap<&'static str, String>), String> {
     let src = work.join("caller");
-    fs::create_dir_all(&src).map_err(|e| e.to_string())?;
+    io(&src, fs::create_dir_all(&src))?;
     git(&src, &["init", "-q"])?;
     let mut c = BTreeMap::new();
     c.insert("old", commit(&src, "old")?);
@@ -87,7 +80,7 @@ fn origin(work: &Path) -> Result<(std::path::PathBuf, BTreeMap<&'static str, Str
 fn checkout(work: &Path, bare: &Path, at: &str) -> Result<std::path::PathBuf, String> {
     let ps = work.join("ws/proof-systems");
     let _ = fs::remove_dir_all(work.join("ws"));
-    fs::create_dir_all(&ps).map_err(|e| e.to_string())?;
+    io(&ps, fs::create_dir_all(&ps))?;
     git(&ps, &["init", "-q"])?;
     git(
         &ps,
@@ -109,38 +102,14 @@ fn checkout(work: &Path, bare: &Path, at: &str) -> Result<std::path::PathBuf, St
     Ok(ps)
 }
 
+/// Every step of every job.
 fn steps(wf: &Value) -> Vec<&Value> {
     wf["jobs"]
         .as_mapping()
         .into_iter()
         .flatten()
-        .flat_map(|(_, j)| j["steps"].as_sequence().into_iter().flatten())
+        .flat_map(|(_, j)| workflow::steps(j))
         .collect()
-}
-
-/// Runs a `run:` step as GitHub's runner does, from its `working-directory`.
-fn run(step: &Value, ws: &Path, env: &[(&str, &str)], path: &str) -> (bool, String) {
-    let dir = ws.join(step["working-directory"].as_str().unwrap_or("."));
-    let o = Command::new("bash")
-        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c"])
-        .arg(step["run"].as_str().unwrap_or(""))
-        .current_dir(dir)
-        .env("GITHUB_WORKSPACE", ws)
-        .env("GITHUB_STEP_SUMMARY", ws.join("summary.md"))
-        .env("PATH", path)
-        .envs(env.iter().copied())
-        .output();
-    match o {
-        Ok(o) => (
-            o.status.success(),
-            format!(
-                "{}{}",
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            ),
-        ),
-        Err(e) => (false, format!("bash: {e}")),
-    }
 }
 
 /// `cargo xtask nix-replay refs`.
@@ -163,7 +132,7 @@ pub fn task(root: &Path) -> Result<bool, String> {
         .ok_or("ab.yml: no step runs make ab")?;
     let work = super::view::work(root).join("refs");
     let _ = fs::remove_dir_all(&work);
-    fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    io(&work, fs::create_dir_all(&work))?;
     let (bare, c) = origin(&work)?;
     let short = c["old"][..10].to_owned();
     // (base as given, what it is, head as given, what it is)
@@ -175,12 +144,10 @@ pub fn task(root: &Path) -> Result<bool, String> {
     ];
     // A stand-in nix: `nix develop -L --command make ab ARGS…` prints ARGS.
     let bin = work.join("bin");
-    fs::create_dir_all(&bin).map_err(|e| e.to_string())?;
-    let nix = bin.join("nix");
-    fs::write(&nix, "#!/bin/sh\nshift 3\n[ \"$1\" = make ] && [ \"$2\" = ab ] || exit 2\nshift 2\nfor a in \"$@\"; do echo \"$a\"; done\n")
-        .map_err(|e| e.to_string())?;
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(&nix, fs::Permissions::from_mode(0o755)).map_err(|e| e.to_string())?;
+    write_exe(
+        &bin.join("nix"),
+        "#!/bin/sh\nshift 3\n[ \"$1\" = make ] && [ \"$2\" = ab ] || exit 2\nshift 2\nfor a in \"$@\"; do echo \"$a\"; done\n",
+    )?;
     let path = format!(
         "{}:{}",
         bin.display(),
@@ -190,12 +157,25 @@ pub fn task(root: &Path) -> Result<bool, String> {
     for (base, base_is, head, head_is) in cases {
         let ps = checkout(&work, &bare, &c["main"])?;
         let ws = ps.parent().unwrap().to_owned();
-        fs::create_dir_all(ws.join("lab")).map_err(|e| e.to_string())?;
-        let env = [("BASE_REF", base), ("HEAD_REF", head), ("ROUNDS", "3")];
+        io(&ws.join("lab"), fs::create_dir_all(ws.join("lab")))?;
+        let inputs: Context = [
+            ("inputs.base-ref", base),
+            ("inputs.head-ref", head),
+            ("inputs.rounds", "3"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .into();
+        let extra = [
+            ("PATH", path.clone()),
+            (
+                "GITHUB_STEP_SUMMARY",
+                ws.join("summary.md").display().to_string(),
+            ),
+        ];
         let mut said = String::new();
         let mut ok = true;
         for s in resolve.iter().chain([&make_ab]) {
-            let (fine, out) = run(s, &ws, &env, &path);
+            let (fine, out) = run_step(s, &ws, &inputs, &extra)?;
             said += &out;
             ok &= fine;
             if !fine {

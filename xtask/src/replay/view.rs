@@ -24,39 +24,29 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::sandbox::{which, COREUTILS};
+use crate::ab::sides::git;
+use crate::sandbox::{io, which, COREUTILS};
 
 /// Where the trees and the view's tools are made.
 pub fn work(root: &Path) -> PathBuf {
     root.join("target/nix-replay")
 }
 
-fn io<T>(what: &Path, r: std::io::Result<T>) -> Result<T, String> {
-    r.map_err(|e| format!("{}: {e}", what.display()))
-}
-
 /// The files a git flake's source holds: tracked ones, and untracked ones that are
 /// not ignored (a file not yet `git add`ed is taken as added), each still present.
 pub fn tracked(root: &Path) -> Result<Vec<String>, String> {
-    let out = Command::new("git")
-        .args([
+    let out = git(
+        root,
+        &[
             "ls-files",
             "-z",
             "--cached",
             "--others",
             "--exclude-standard",
-        ])
-        .current_dir(root)
-        .output()
-        .map_err(|e| format!("git ls-files: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "git ls-files in {} failed (the replay needs a git checkout, as a flake's source is one): {}",
-            root.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let mut files: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        ],
+    )
+    .map_err(|e| format!("{e} (the replay needs a git checkout, as a flake's source is one)"))?;
+    let mut files: Vec<String> = out
         .split('\0')
         .filter(|f| !f.is_empty() && root.join(f).is_file())
         .map(str::to_owned)
@@ -81,17 +71,9 @@ pub fn evaluate(root: &Path, files: &[String]) -> Result<Value, String> {
         root.display(),
         list.display()
     );
-    let out = Command::new("nix-instantiate")
-        .args(["--eval", "--strict", "--json", "--expr", &expr])
-        .output()
-        .map_err(|e| format!("nix-instantiate: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "evaluating nix/offline/eval.nix with the checkout's files failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("nix-instantiate's JSON: {e}"))
+    crate::nix_review::eval_json(&expr, &[]).map_err(|e| {
+        format!("evaluating nix/offline/eval.nix with the checkout's files failed:\n{e}")
+    })
 }
 
 /// A source's files (relative to its root) from an evaluation.

@@ -70,7 +70,7 @@ pub(crate) fn which(tool: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-pub(super) fn io<T>(what: &Path, r: std::io::Result<T>) -> Result<T, String> {
+pub(crate) fn io<T>(what: &Path, r: std::io::Result<T>) -> Result<T, String> {
     r.map_err(|e| format!("{}: {e}", what.display()))
 }
 
@@ -98,7 +98,7 @@ pub(super) fn copy_dir(src: &Path, dst: &Path) -> Result<(), String> {
     Ok(())
 }
 
-pub(super) fn write_exe(path: &Path, text: &str) -> Result<(), String> {
+pub(crate) fn write_exe(path: &Path, text: &str) -> Result<(), String> {
     io(path, fs::create_dir_all(path.parent().unwrap()))?;
     io(path, fs::write(path, text))?;
     io(
@@ -268,18 +268,8 @@ impl Lab {
             self.inp.root.display(),
             serde_json::to_string(&Value::Object(standins).to_string()).unwrap()
         );
-        let out = Command::new("nix-instantiate")
-            .args(["--eval", "--strict", "--json", "--expr", &expr])
-            .env("BENCH_NONCE", nonce)
-            .output()
-            .map_err(|e| format!("nix-instantiate: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "evaluating nix/offline/eval.nix failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        serde_json::from_slice(&out.stdout).map_err(|e| format!("nix-instantiate's JSON: {e}"))
+        crate::nix_review::eval_json(&expr, &[("BENCH_NONCE", nonce)])
+            .map_err(|e| format!("evaluating nix/offline/eval.nix failed:\n{e}"))
     }
 
     /// Runs `script` as a derivation's builder runs it: `set -eu -o pipefail`, then

@@ -26,8 +26,8 @@ use serde_json::Value;
 use crate::checklist::Checklist as Report;
 
 mod lab;
-use lab::{io, tail, version, AppRun, Lab, COUNT_ID, STANDIN_RUSTC};
-pub(crate) use lab::{which, COREUTILS};
+pub(crate) use lab::{io, which, write_exe, COREUTILS};
+use lab::{tail, version, AppRun, Lab, COUNT_ID, STANDIN_RUSTC};
 
 /// Where the built artifacts and tools come from.
 pub struct Inputs {
