@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The apps' program (writeShellApplication's text, after its errexit/nounset/pipefail,
-# the runtimeEnv exports and PATH=<pinned inputs>:$PATH): a script of scripts/ from
-# the store (bench.sh, or $APP_SCRIPT), run by this wrapper's own shell, the pinned
-# bash, never a bash from the caller's PATH.
-exec "$BASH" "$BENCH_SCRIPTS/${APP_SCRIPT:-bench.sh}" "$@"
+# the runtimeEnv exports and PATH=<pinned inputs>:$PATH): the orchestrator's task
+# (`xtask bench`, or $APP_TASK), as `cargo xtask` runs it from a checkout, on the
+# prebuilt programs the environment names; the app's arguments go to the program
+# it measures, as typed.
+exec xtask "${APP_TASK:-bench}" -- "$@"

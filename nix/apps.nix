@@ -1,9 +1,9 @@
 # `nix run .#bench-native`, `.#bench-wasm`, `.#bench-node`, `.#bench`: the prebuilt bench binaries run
-# by the same scripts/bench.sh as `make bench`; `.#counts` (x86_64-linux): the count
-# program run by scripts/counts.sh as `make counts`, to ./target/counts/counts.json. Extra arguments go to criterion;
-# results go to ./target/criterion (or $CRITERION_HOME), the table to ./target/bench-report.
+# by the same task as `make bench` (`xtask bench`); `.#counts` (x86_64-linux): the count
+# program run by `xtask counts` as `make counts`, to ./target/counts/counts.json. Extra arguments go to criterion
+# (counts: an ID regex); results go to ./target/criterion (or $CRITERION_HOME), the table to ./target/bench-report.
 # The wrapper's PATH starts with the pinned tools of its runtimes (packages.benchFor),
-# and bench.sh adds nothing before them when it runs prebuilt binaries. Each app
+# and xtask adds nothing to PATH when it runs prebuilt binaries. Each app
 # depends on what its runtimes run only: bench-native builds no wasm module, no Node.
 {
   lib,
@@ -27,7 +27,7 @@
     program = lib.getExe (writeShellApplication {
       name = "counts";
       runtimeInputs = packages.countInputs;
-      runtimeEnv = packages.countEnv // {APP_SCRIPT = "counts.sh";};
+      runtimeEnv = packages.countEnv // {APP_TASK = "counts";};
       text = builtins.readFile ./app.sh;
     });
     meta.description = "Count x86 instructions and Wasm operators per benchmark iteration (callgrind, wasmtime fuel); writes ./target/counts/counts.json";

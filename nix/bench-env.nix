@@ -1,6 +1,7 @@
 # What the apps and the hermetic report run with, for some runtimes: the pinned
-# tools (`inputs`, their PATH) and the variables scripts/bench.sh reads (`env`), no
-# more than those runtimes run (bench-native has no wasm module and no Node).
+# tools (`inputs`, their PATH: the orchestrator, xtask, first) and the variables
+# `xtask bench` reads (`env`), no more than those runtimes run (bench-native has no
+# wasm module and no Node).
 # Plain Nix without nixpkgs, so that `make test` evaluates this very file with
 # stand-ins for the packages and runs the flake's shell steps with the result
 # (`cargo xtask nix-sandbox`).
@@ -14,6 +15,7 @@
   nodejs,
   # One Node runtime per LTS line (node22, node24), as users run them.
   nodes,
+  xtask,
   scripts,
   bench-native,
   bench-wasm,
@@ -31,7 +33,7 @@
   wasm = has "wasmtime" || has "node";
 in {
   inputs =
-    [bash coreutils gnugrep gnused gawk]
+    [xtask bash coreutils gnugrep gnused gawk]
     ++ (
       if has "wasmtime"
       then [wasmtime]

@@ -70,7 +70,7 @@ in
     '';
   }
   // lib.optionalAttrs packages.withCounts {
-    # scripts/counts.sh --check: a small subset counted twice, the counts equal and the
+    # xtask counts --check: a small subset counted twice, the counts equal and the
     # native and Wasm digests agreeing.
     poseidon-counts = runCommand "poseidon-counts-check" (packages.countEnv
       // {

@@ -40,7 +40,7 @@
       ../README.md
     ];
   };
-  # The shell scripts that the apps and the README's commands share.
+  # The processes of their own that the apps run: the Node WASI shim, the Wasm count runner.
   scripts = lib.fileset.toSource {
     root = ../scripts;
     fileset = ../scripts;
@@ -130,6 +130,14 @@
   count-wasm = countProgram wasmArgs wasmArtifacts "-wasm";
   poseidon = tool commonArgs nativeArtifacts "";
   poseidon-wasm = tool wasmArgs wasmArtifacts "-wasm";
+  # The orchestrator (`cargo xtask`): the apps and the hermetic runs call its tasks.
+  xtask = craneLib.buildPackage (commonArgs
+    // {
+      cargoArtifacts = nativeArtifacts;
+      pname = "xtask";
+      cargoExtraArgs = "--locked -p xtask --bin xtask";
+      doCheck = false;
+    });
   bench-report-tool = craneLib.buildPackage (commonArgs
     // {
       cargoArtifacts = nativeArtifacts;
@@ -138,11 +146,11 @@
       doCheck = false;
     });
 
-  # The pinned tools and the variables of scripts/bench.sh for some runtimes
+  # The pinned tools and the variables of `xtask bench` for some runtimes
   # (./bench-env.nix): an app gets only what its runtimes run.
   benchFor = runtimes:
     import ./bench-env.nix {
-      inherit bash coreutils gnugrep gnused gawk wasmtime scripts bench-native bench-wasm bench-report-tool pins runtimes;
+      inherit xtask bash coreutils gnugrep gnused gawk wasmtime scripts bench-native bench-wasm bench-report-tool pins runtimes;
       nodejs = nodejs_24;
       nodes = [nodejs_22 nodejs_24];
       rustVersion = lib.getVersion rustToolchain;
@@ -163,15 +171,14 @@
       preferLocalBuild = true;
     }) (builtins.readFile ./bench-report.sh);
 
-  # scripts/counts.sh with prebuilt programs: the pinned valgrind and wasmtime
+  # `xtask counts` with prebuilt programs: the pinned valgrind and wasmtime
   # package; the key's rustc is the toolchain's own --version, the source hash is
-  # of the same files as in a checkout.
-  countInputs = [bash valgrind countPython coreutils gnugrep gnused gawk];
+  # of the same files as in a checkout. BENCH_SCRIPTS: wasm-count.py's directory.
+  countInputs = [xtask bash valgrind countPython coreutils gnugrep gnused gawk];
   countEnv = {
     BENCH_SCRIPTS = "${scripts}";
     COUNT_NATIVE_BIN = "${count-native}/bin/count";
     COUNT_WASM_BIN = "${count-wasm}/bin/count.wasm";
-    BENCH_REPORT_BIN = "${bench-report-tool}/bin/bench-report";
     COUNT_PYTHON = "${countPython}/bin/python3";
     COUNT_RUSTC = "${rustToolchain}/bin/rustc";
     COUNT_ROOT = "${src}";
@@ -194,7 +201,7 @@ in {
   inherit nativeDevArtifacts wasmDevArtifacts dev;
   outputs =
     {
-      inherit bench-native bench-wasm poseidon poseidon-wasm bench-report-tool bench-report;
+      inherit bench-native bench-wasm poseidon poseidon-wasm bench-report-tool bench-report xtask;
       default = poseidon;
     }
     // lib.optionalAttrs withCounts {inherit count-native count-wasm counts;};

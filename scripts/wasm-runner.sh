@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cargo's runner for wasm32-wasip1 (see .cargo/config.toml), also used by bench.sh:
+# cargo's runner for wasm32-wasip1 (see .cargo/config.toml), also of make test's wasm runs:
 # runs a module under wasmtime with the working directory visible to it, and
 # criterion's results directory ($CRITERION_HOME, default target/criterion of the
 # repository) mapped in, so `cargo bench --target wasm32-wasip1` saves where the

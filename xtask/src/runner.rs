@@ -32,11 +32,15 @@ impl Step {
         }
     }
 
-    /// A function of `scripts/test-steps.sh` as a step.
-    pub fn script(name: impl Into<String>, function: &str, args: &[&str]) -> Self {
-        let mut all = vec!["scripts/test-steps.sh", function];
+    /// A step of `cargo xtask step` (xtask/src/steps.rs), run by this program.
+    pub fn xtask(name: impl Into<String>, function: &str, args: &[&str]) -> Self {
+        let exe = std::env::current_exe().map_or_else(
+            |_| "target/debug/xtask".to_owned(),
+            |p| p.to_string_lossy().into_owned(),
+        );
+        let mut all = vec!["step", function];
         all.extend_from_slice(args);
-        Step::new(name, "bash", &all)
+        Step::new(name, &exe, &all)
     }
 
     /// The same step with `key=value` in its environment.

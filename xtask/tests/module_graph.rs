@@ -119,3 +119,81 @@ fn paths_through_re_exports_macros_and_folders_reach_the_defining_file() {
     assert!(!has(&g, "outer/mod.rs", "outer/inner.rs"), "{}", g.text());
     assert!(g.circles().is_empty());
 }
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn no_crate_root_and_not_the_javascript_package_has_a_circle() {
+    use xtask::module_graph::{crate_roots, js_graph};
+    let roots = crate_roots(&repository()).unwrap();
+    let names: Vec<String> = roots
+        .iter()
+        .map(|(d, f)| d.join(f).display().to_string())
+        .collect();
+    // Every kind of crate root is read: libraries, binaries, benches, examples, tests.
+    for want in [
+        "poseidon/src/lib.rs",
+        "bench/src/main.rs",
+        "bench/benches/poseidon.rs",
+        "bench/examples/count.rs",
+        "xtask/tests/module_graph.rs",
+        "js/wasm/src/lib.rs",
+    ] {
+        assert!(
+            names.iter().any(|n| n.ends_with(want)),
+            "{want} not among {names:?}"
+        );
+    }
+    for (dir, file) in &roots {
+        let g = Graph::read(dir, file).unwrap();
+        assert!(
+            g.circles().is_empty(),
+            "{}/{file}:\n{}",
+            dir.display(),
+            g.text()
+        );
+    }
+    let js = js_graph(&repository().join("js")).unwrap();
+    assert!(js.circles().is_empty(), "js:\n{}", js.text());
+    assert!(
+        js.edges.iter().map(|e| e.len()).sum::<usize>() > 10,
+        "the package's imports were not read:\n{}",
+        js.text()
+    );
+}
+
+#[test]
+fn a_javascript_circle_is_found() {
+    use xtask::module_graph::{js_graph, js_imports};
+    assert_eq!(
+        js_imports("import { a } from \"./a.js\";\nexport * from '../b.mjs';\nconst m = await import(\"./c.js\");\nimport \"./d.js\";\nimport x from \"o1js\";\nconst fromage = 1;"),
+        ["./a.js", "../b.mjs", "./d.js", "./c.js"]
+    );
+    let dir = scratch(
+        "js-circle",
+        &[
+            (
+                "a.js",
+                "import { b } from \"./sub/b.js\";\nexport const a = 1;\n",
+            ),
+            (
+                "sub/b.js",
+                "import { a } from \"../a.js\";\nexport const b = a;\n",
+            ),
+            ("c.js", "import { a } from \"./a.js\";\n"),
+        ],
+    );
+    let g = js_graph(&dir).unwrap();
+    let circles: Vec<Vec<&str>> = g
+        .circles()
+        .iter()
+        .map(|c| {
+            let mut c: Vec<&str> = c.iter().map(|&f| g.files[f].as_str()).collect();
+            c.sort_unstable();
+            c
+        })
+        .collect();
+    assert_eq!(circles, vec![vec!["a.js", "sub/b.js"]]);
+}

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use xtask::upstream::{lab_manifest, own_manifest, workspace_profiles};
+use xtask::lab::upstream::{lab_manifest, own_manifest, workspace_profiles};
 
 #[test]
 fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
@@ -70,24 +70,24 @@ fn a_checkout_needs_both_crates_and_upstreams_own_bench_is_optional() {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     };
-    assert!(xtask::upstream::check_checkout(&root)
+    assert!(xtask::lab::upstream::check_checkout(&root)
         .unwrap_err()
         .contains("PROOF_SYSTEMS="));
     write(
         "poseidon/Cargo.toml",
         "[package]\nname = \"mina-poseidon\"\n",
     );
-    let e = xtask::upstream::check_checkout(&root).unwrap_err();
+    let e = xtask::lab::upstream::check_checkout(&root).unwrap_err();
     assert!(e.contains("not a proof-systems checkout"), "{e}");
     write("curves/Cargo.toml", "[package]\nname = \"mina-curves\"\n");
     write("Cargo.lock", "# their lock\n");
     assert_eq!(
-        xtask::upstream::check_checkout(&root).unwrap(),
+        xtask::lab::upstream::check_checkout(&root).unwrap(),
         root.canonicalize().unwrap()
     );
     // A revision without upstream's own benchmark: the lab's crate only.
     let out = root.join("out");
-    xtask::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
+    xtask::lab::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
     let lab = std::fs::read_to_string(out.join("lab/Cargo.toml")).unwrap();
     assert!(!out.join("own").exists());
     // Before upstream's no-std change there is no feature `std` to ask for.
@@ -96,7 +96,7 @@ fn a_checkout_needs_both_crates_and_upstreams_own_bench_is_optional() {
         "poseidon/Cargo.toml",
         "[package]\nname = \"mina-poseidon\"\n\n[features]\ndefault = [\"std\"]\nstd = []\n",
     );
-    xtask::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
+    xtask::lab::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
     let lab = std::fs::read_to_string(out.join("lab/Cargo.toml")).unwrap();
     assert!(
         lab.contains("default-features = false, features = [\"std\"] }"),
@@ -104,7 +104,7 @@ fn a_checkout_needs_both_crates_and_upstreams_own_bench_is_optional() {
     );
 
     write("poseidon/benches/poseidon_bench.rs", "fn main() {}\n");
-    xtask::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
+    xtask::lab::upstream::write_lab(&root, Path::new("/repo"), &out).unwrap();
     for crate_dir in ["lab", "own"] {
         let m = std::fs::read_to_string(out.join(crate_dir).join("Cargo.toml")).unwrap();
         assert!(m.contains("mina-poseidon"), "{m}");

@@ -14,7 +14,7 @@ use mina_poseidon::permutation::poseidon_block_cipher;
 use mina_poseidon::poseidon::{ArithmeticSponge, Sponge as _};
 use poseidon::Fp;
 
-use super::{fixed, window};
+use super::fixed;
 
 /// The bodies upstream has (its permutation and its sponge; no field operations).
 pub const BODIES: [&str; 2] = ["Poseidon/permutation", "Poseidon/poseidon_hash_kimchi"];
@@ -27,14 +27,15 @@ fn from_up(x: UpFp) -> Fp {
     Fp::from_le_bytes_mod_order(&x.into_bigint().to_bytes_le())
 }
 
-/// The body K times, then the digest (as ours); None for a body upstream lacks.
-pub fn run(body: &str, k: u64) -> Option<Fp> {
+/// The body K times between the count program's markers (`window`), then the
+/// digest (as ours); None for a body upstream lacks.
+pub fn run(body: &str, k: u64, window: fn(&mut dyn FnMut())) -> Option<Fp> {
     let params = fp_kimchi::static_params();
     match body {
         "Poseidon/permutation" => {
             let x = fixed::inputs(3);
             let mut state: [UpFp; 3] = [0, 1, 2].map(|i| to_up(x[i]));
-            window(|| {
+            window(&mut || {
                 for _ in 0..k {
                     poseidon_block_cipher::<UpFp, Kimchi, FULL_ROUNDS>(
                         params,
@@ -47,7 +48,7 @@ pub fn run(body: &str, k: u64) -> Option<Fp> {
         "Poseidon/poseidon_hash_kimchi" => {
             let mut sponge = ArithmeticSponge::<UpFp, Kimchi, FULL_ROUNDS>::new(params);
             let mut digest = UpFp::from(0u64);
-            window(|| {
+            window(&mut || {
                 for _ in 0..k {
                     sponge.absorb(&[digest]);
                     digest = sponge.squeeze();

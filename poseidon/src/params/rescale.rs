@@ -12,7 +12,7 @@
 //! How the d_i were found: for each assignment of columns (a permutation σ) and
 //! targets 2^(−29·t), every cycle i₀ → σ(i₀) → … of length L gives
 //! d_{i₀}^(α^L − 1) = a known constant, solvable when that constant is an
-//! (α^L − 1)-th power; `scripts/find-rescaling.py` searches and takes the roots.
+//! (α^L − 1)-th power; `xtask/py/find-rescaling.py` searches and takes the roots.
 //! The tests below check the defining property with ark-ff, so the constants
 //! stand on their own.
 

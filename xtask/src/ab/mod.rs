@@ -3,7 +3,7 @@
 //!
 //! 1. Each side (a proof-systems checkout `DIR`, or `DIR@REV`) is put in one build
 //!    tree under `target/ab/`, one after the other ([`sides`]), and built as the
-//!    lab builds `PROOF_SYSTEMS` ([`crate::upstream`]): the benchmark with backend
+//!    lab builds `PROOF_SYSTEMS` ([`crate::lab::upstream`]): the benchmark with backend
 //!    `upstream` for the host and wasm32-wasip1, and the count program.
 //! 2. Both sides run on every runtime (native, wasmtime, each Node found) in
 //!    rounds, alternating which goes first (BASE HEAD, HEAD BASE, …), on
@@ -21,8 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use crate::runner::say;
-use crate::tiers::on_path;
+use crate::lab::build::{executable, rendered_errors};
+use crate::lab::runtime::Runtime;
+use crate::lab::tools::{on_path, run, say};
 
 /// `cargo xtask ab --help`.
 pub const USAGE: &str =
@@ -123,39 +124,6 @@ fn parse(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
-/// Runs `cmd` from the repository, its output to stderr; an error names it.
-fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
-    let status = cmd.status().map_err(|e| format!("{what}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{what} failed ({status})"))
-    }
-}
-
-/// A shell function of scripts/lib.sh, its stdout.
-fn lib_sh(root: &Path, call: &str) -> Result<String, String> {
-    let o = Command::new("bash")
-        .args(["-c", &format!("source scripts/lib.sh && {call}")])
-        .current_dir(root)
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| format!("bash: {e}"))?;
-    if !o.status.success() {
-        return Err(format!("scripts/lib.sh {call} failed"));
-    }
-    Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned())
-}
-
-/// The executable of kind `kind` ("bench", "example") in cargo's JSON messages.
-fn executable(json: &str, kind: &str) -> Option<PathBuf> {
-    json.lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["kind"][0] == kind)
-        .filter_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .next_back()
-}
-
 /// Builds one side's programs in `work` and copies them to `work/bin/SIDE/`:
 /// `bench`, `bench.wasm`, and (with counts) `count`, `count.wasm`.
 fn build_side(
@@ -174,7 +142,7 @@ fn build_side(
         (tree.join("Cargo.toml"), tree.clone())
     } else {
         let _ = std::fs::remove_file(lab.join("lab/Cargo.lock"));
-        crate::upstream::write_lab(&tree, root, &lab)?;
+        crate::lab::upstream::write_lab(&tree, root, &lab)?;
         (lab.join("lab/Cargo.toml"), root.to_owned())
     };
     let bin = work.join("bin").join(side);
@@ -220,16 +188,8 @@ fn build_side(
             .output()
             .map_err(|e| format!("cargo: {e}"))?;
         let json = String::from_utf8_lossy(&o.stdout);
-        // The compiler's errors and warnings come in the JSON: shown as rustc shows them.
-        for m in json
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-message" && m["message"]["level"] == "error")
-        {
-            if let Some(text) = m["message"]["rendered"].as_str() {
-                eprint!("{text}");
-            }
-        }
+        // The compiler's errors come in the JSON: shown as rustc shows them.
+        eprint!("{}", rendered_errors(&json));
         let exe = executable(&json, kind)
             .filter(|_| o.status.success())
             .ok_or(format!(
@@ -256,33 +216,30 @@ fn sha256_file(p: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// `(runtime, node binary)`: the runtimes to measure.
-fn runtimes(
-    root: &Path,
-    asked: &Option<Vec<String>>,
-) -> Result<Vec<(String, Option<String>)>, String> {
-    let nodes: Vec<(String, String)> = lib_sh(root, "node_runtimes")?
-        .lines()
-        .filter_map(|l| l.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())))
-        .collect();
-    let have_wasmtime = on_path("wasmtime");
-    let default: Vec<String> = ["native".to_owned()]
-        .into_iter()
-        .chain(have_wasmtime.then(|| "wasmtime".to_owned()))
-        .chain(nodes.iter().map(|(n, _)| n.clone()))
-        .collect();
-    let asked = asked.clone().unwrap_or(default);
+/// The runtimes to measure: those asked for, else native, wasmtime (when on
+/// PATH) and every Node runtime (`BENCH_NODES`, or those found).
+fn runtimes(root: &Path, asked: &Option<Vec<String>>) -> Result<Vec<Runtime>, String> {
+    let nodes = crate::lab::nodes::runtimes(root, crate::lab::var("BENCH_NODES").as_deref())?;
+    let mut default = vec![Runtime::Native];
+    if on_path("wasmtime") {
+        default.push(Runtime::Wasmtime);
+    }
+    default.extend(nodes.iter().cloned());
+    let Some(asked) = asked else {
+        return Ok(default);
+    };
     let mut out = Vec::new();
     for rt in asked {
         match rt.as_str() {
-            "native" | "wasmtime" => out.push((rt, None)),
-            "node" => out.extend(nodes.iter().map(|(n, b)| (n.clone(), Some(b.clone())))),
+            "native" => out.push(Runtime::Native),
+            "wasmtime" => out.push(Runtime::Wasmtime),
+            "node" => out.extend(nodes.iter().cloned()),
             n => {
-                let b = nodes.iter().find(|(m, _)| m == n).ok_or(format!(
-                    "runtime {n}: not among {:?} (BENCH_NODES, make nodes)",
-                    nodes
+                let names: Vec<&str> = nodes.iter().map(Runtime::name).collect();
+                let r = nodes.iter().find(|r| r.name() == n).ok_or(format!(
+                    "runtime {n}: not among {names:?} (BENCH_NODES, cargo xtask nodes)"
                 ))?;
-                out.push((n.to_owned(), Some(b.1.clone())));
+                out.push(r.clone());
             }
         }
     }
@@ -292,43 +249,28 @@ fn runtimes(
 /// One criterion run of `side` on a runtime, saved as baseline `side@round`.
 fn measure(
     root: &Path,
-    rt: &(String, Option<String>),
+    rt: &Runtime,
     bin: &Path,
     home: &Path,
     baseline: &str,
     o: &Options,
 ) -> Result<(), String> {
-    let mut cmd = match rt.0.as_str() {
-        "native" => Command::new(bin.join("bench")),
-        "wasmtime" => {
-            let mut c = Command::new("bash");
-            c.arg(root.join("scripts/wasm-runner.sh"))
-                .arg(bin.join("bench.wasm"));
-            c
-        }
-        _ => {
-            let mut c = Command::new("bash");
-            c.arg(root.join("scripts/node-runner.sh"))
-                .arg(bin.join("bench.wasm"))
-                .env("POSEIDON_NODE", rt.1.as_deref().unwrap_or("node"));
-            c
-        }
-    };
+    let program = bin.join(if rt.is_wasm() { "bench.wasm" } else { "bench" });
+    let mut cmd = rt.command(&program, home, &root.join("scripts/node-wasi.mjs"));
     cmd.args(["--bench", "--save-baseline", baseline])
         .args(&o.criterion)
         .arg(&o.workloads)
-        .env("CRITERION_HOME", home)
         .current_dir(root);
     // Criterion's progress only when the run fails.
     let out = cmd
         .output()
-        .map_err(|e| format!("{} {baseline}: {e}", rt.0))?;
+        .map_err(|e| format!("{} {baseline}: {e}", rt.name()))?;
     if !out.status.success() {
         let text = String::from_utf8_lossy(&out.stderr);
         let lines: Vec<&str> = text.lines().collect();
         return Err(format!(
             "{} {baseline} failed ({}):\n{}",
-            rt.0,
+            rt.name(),
             out.status,
             lines[lines.len().saturating_sub(20)..].join("\n")
         ));
@@ -368,7 +310,7 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
         say("valgrind not found: no counts (they need valgrind; x86-64 Linux)");
     }
 
-    let wasm = rts.iter().any(|r| r.0 != "native");
+    let wasm = rts.iter().any(Runtime::is_wasm);
     // Stale programs of an earlier run must not pass for this one's.
     let _ = std::fs::remove_dir_all(work.join("bin"));
     // 1. Builds, one side after the other in the same tree.
@@ -412,12 +354,16 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
                         format!(", about {:.0} min left", left / 60.0)
                     }
                 };
-                say(&format!("round {round}/{}: {} {side}{eta}", o.rounds, rt.0));
+                say(&format!(
+                    "round {round}/{}: {} {side}{eta}",
+                    o.rounds,
+                    rt.name()
+                ));
                 measure(
                     root,
                     rt,
                     &bins[k],
-                    &criterion.join(&rt.0),
+                    &criterion.join(rt.name()),
                     &format!("{side}@{round}"),
                     &o,
                 )?;
@@ -456,32 +402,21 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     };
     let mut count_files = Vec::new();
     if counts {
-        let python = lib_sh(root, "ensure_wasmtime_py")?;
         for (k, side) in SIDES.iter().enumerate() {
             say(&format!("{side}: counting {}", o.count_ids.join(", ")));
             let file = work.join(format!("counts-{side}.json"));
-            run(
-                Command::new(&report_bin)
-                    .arg("counts")
-                    .arg("--native")
-                    .arg(bins[k].join("count"))
-                    .arg("--wasm")
-                    .arg(bins[k].join("count.wasm"))
-                    .arg("--python")
-                    .arg(&python)
-                    .arg("--script")
-                    .arg(root.join("scripts/wasm-count.py"))
-                    .arg("--work")
-                    .arg(work.join("counts-work"))
-                    .arg("--out")
-                    .arg(&file)
-                    .arg("--key")
-                    .arg(format!("upstream={}", described[k]))
-                    .args(&o.count_ids)
-                    .current_dir(root)
-                    .stdout(std::process::Stdio::null()),
-                &format!("counting {side}"),
+            let ok = crate::lab::counts::count_side(
+                root,
+                bins[k].join("count"),
+                bins[k].join("count.wasm"),
+                work.join("counts-work"),
+                &o.count_ids,
+                &described[k],
+                &file,
             )?;
+            if !ok {
+                return Err(format!("counting {side} failed"));
+            }
             count_files.push(file);
         }
     }
@@ -507,15 +442,12 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
                 "differ".into()
             },
         ),
-        ("machine", lib_sh(root, "cpu_model")?),
+        ("machine", crate::lab::tools::cpu_model()),
         ("rustc", command_line("rustc", &["--version"])),
         ("wasmtime", command_line("wasmtime", &["--version"])),
         (
             "runtimes",
-            rts.iter()
-                .map(|r| r.0.clone())
-                .collect::<Vec<_>>()
-                .join(" "),
+            rts.iter().map(Runtime::name).collect::<Vec<_>>().join(" "),
         ),
         ("criterion", o.criterion.join(" ")),
     ];
@@ -555,15 +487,5 @@ mod tests {
             .unwrap_err()
             .contains("at least 3"));
         assert_eq!(parse(&a("--help")).err(), Some(String::new()));
-    }
-
-    #[test]
-    fn the_executable_is_read_from_cargos_messages() {
-        let json = "not json\n{\"reason\":\"compiler-artifact\",\"target\":{\"kind\":[\"lib\"]},\"executable\":null}\n{\"reason\":\"compiler-artifact\",\"target\":{\"kind\":[\"bench\"]},\"executable\":\"/t/poseidon-1\"}\n";
-        assert_eq!(
-            executable(json, "bench"),
-            Some(PathBuf::from("/t/poseidon-1"))
-        );
-        assert_eq!(executable(json, "example"), None);
     }
 }

@@ -60,7 +60,7 @@ fn eval(root: &Path, expr: &str) -> Result<Value, String> {
          f = s.lib.fileset; toSource = a: (f.toSource a).files; r = {root}; in {expr}",
         root = root.display()
     );
-    super::eval_json(&full, &[])
+    crate::nix_eval::eval_json(&full, &[])
 }
 
 /// The checks, into `r`.

@@ -165,9 +165,9 @@ pub fn checks(r: &mut Checklist, root: &Path, with_revs: &Evaluation, without: &
     // 2. One list: each cargo check of `nix flake check` runs make test's cargo
     // arguments (xtask/src/tiers.rs; the host's tools from Cargo.toml's
     // [workspace.metadata.tests], which both read), on every system.
-    match crate::tiers::host_only(root) {
+    match crate::cargo_args::host_only(root) {
         Ok(host_only) => {
-            for (check, attr, want) in crate::tiers::flake_check_args(&host_only) {
+            for (check, attr, want) in crate::cargo_args::flake_check_args(&host_only) {
                 let got: Vec<String> = systems
                     .iter()
                     .map(|s| {
@@ -286,9 +286,9 @@ pub fn checks(r: &mut Checklist, root: &Path, with_revs: &Evaluation, without: &
         counts["countFilter"] == "--check"
             && counts["text"]
                 .as_str()
-                .is_some_and(|t| t.contains("counts.sh"))
+                .is_some_and(|t| t.contains("xtask counts --check"))
             && needed.iter().all(|n| deps.contains(*n)),
-        "checks.poseidon-counts (x86_64-linux): counts.sh --check with both count programs, valgrind and the wasmtime wheel",
+        "checks.poseidon-counts (x86_64-linux): xtask counts --check with both count programs, valgrind and the wasmtime wheel",
         || format!("countFilter {}, depends on {deps:?}", counts["countFilter"]),
     );
     let other: Vec<&String> = ev["checks"]
@@ -304,11 +304,7 @@ pub fn checks(r: &mut Checklist, root: &Path, with_revs: &Evaluation, without: &
         || format!("also on {other:?}"),
     );
     let wheel = &ev["wheel"];
-    let lib_sh = std::fs::read_to_string(root.join("scripts/lib.sh")).unwrap_or_default();
-    let pinned = lib_sh
-        .lines()
-        .find_map(|l| l.strip_prefix("WASMTIME_PY="))
-        .unwrap_or("?");
+    let pinned = crate::lab::tools::WASMTIME_PY;
     let mut wheel_inputs = BTreeSet::new();
     mentioned(&wheel["nativeBuildInputs"], &mut wheel_inputs);
     r.check(
@@ -320,7 +316,7 @@ pub fn checks(r: &mut Checklist, root: &Path, with_revs: &Evaluation, without: &
         &format!("the wasmtime wheel {pinned}: autoPatchelf, and its build imports wasmtime (pythonImportsCheck)"),
         || {
             format!(
-                "pythonImportsCheck {}, version {} (scripts/lib.sh pins {pinned}), inputs {wheel_inputs:?}",
+                "pythonImportsCheck {}, version {} (the counts pin {pinned}), inputs {wheel_inputs:?}",
                 wheel["pythonImportsCheck"], wheel["version"]
             )
         },

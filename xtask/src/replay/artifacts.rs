@@ -26,8 +26,9 @@ use std::process::Command;
 use serde_yaml::Value;
 
 use crate::checklist::Checklist;
+use crate::lab::tools::io;
 use crate::nix_review::workflow::{self, step_uses as uses};
-use crate::sandbox::{io, write_exe};
+use crate::sandbox::write_exe;
 
 /// An uploaded artifact: its name and its files (path inside it → file here).
 #[derive(Clone, Debug)]

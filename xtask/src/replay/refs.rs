@@ -15,8 +15,9 @@ use std::path::Path;
 
 use super::artifacts::{run_step, Context};
 use crate::checklist::Checklist;
+use crate::lab::tools::io;
 use crate::nix_review::workflow;
-use crate::sandbox::{io, write_exe};
+use crate::sandbox::write_exe;
 
 /// `git -C DIR ARGS` (the A/B's helper) with the settings a scratch repository
 /// needs here: a default branch, an author, no signing, local clones allowed.

@@ -25,7 +25,8 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 use crate::ab::sides::git;
-use crate::sandbox::{io, which, COREUTILS};
+use crate::lab::tools::{io, which};
+use crate::sandbox::COREUTILS;
 
 /// Where the trees and the view's tools are made.
 pub fn work(root: &Path) -> PathBuf {
@@ -71,7 +72,7 @@ pub fn evaluate(root: &Path, files: &[String]) -> Result<Value, String> {
         root.display(),
         list.display()
     );
-    crate::nix_review::eval_json(&expr, &[]).map_err(|e| {
+    crate::nix_eval::eval_json(&expr, &[]).map_err(|e| {
         format!("evaluating nix/offline/eval.nix with the checkout's files failed:\n{e}")
     })
 }

@@ -8,11 +8,53 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use super::Inputs;
+use crate::lab::tools::{io, which};
+
 /// The stand-in toolchain's `rustc --version`, expected in the counts' key.
 pub(super) const STANDIN_RUSTC: &str = "rustc 1.95.0 (stand-in)";
 /// The benchmark the counts' steps count (the shortest).
 pub(super) const COUNT_ID: &str = "Field/mul/u64";
+
+/// Where the built artifacts and tools come from.
+pub struct Inputs {
+    /// This repository (its nix/ and scripts/ are evaluated and run).
+    pub root: PathBuf,
+    /// Scratch directory: the stand-in store, the builds, the apps' runs.
+    pub work: PathBuf,
+    /// The `poseidon` tool, native.
+    pub poseidon: PathBuf,
+    /// The `poseidon` tool, wasm32-wasip1.
+    pub poseidon_wasm: PathBuf,
+    /// The bench binary, native.
+    pub bench: PathBuf,
+    /// The bench module, wasm32-wasip1.
+    pub bench_wasm: PathBuf,
+    /// cargo's `--message-format=json` output of the native bench build.
+    pub cargo_log: PathBuf,
+    /// The report tool, native (`bench-report`).
+    pub bench_report: PathBuf,
+    /// The orchestrator (`xtask`), native: the apps run its tasks.
+    pub xtask: PathBuf,
+    /// Stand-in for nixpkgs' nodejs_22.
+    pub node22: PathBuf,
+    /// Stand-in for nixpkgs' nodejs_24.
+    pub node24: PathBuf,
+    /// Criterion arguments that keep the benchmark steps short.
+    pub bench_args: String,
+    /// The counts' steps, when valgrind and the wasmtime package are here.
+    pub counts: Option<CountInputs>,
+}
+
+/// What the counts' steps (packages.counts, apps.counts) run on.
+pub struct CountInputs {
+    /// The count program, native.
+    pub native: PathBuf,
+    /// The count program, wasm32-wasip1.
+    pub wasm: PathBuf,
+    /// A site-packages directory holding the PyPI package wasmtime: with
+    /// /usr/bin/python3, the stand-in for the flake's Python with it.
+    pub site_packages: PathBuf,
+}
 
 /// The user a build runs as (nixbld's stand-in) when this runs as root.
 pub(super) const NOBODY: u32 = 65534;
@@ -62,17 +104,6 @@ pub(crate) const COREUTILS: &[&str] = &[
     "sha256sum",
     "timeout",
 ];
-
-pub(crate) fn which(tool: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(tool))
-        .find(|p| p.is_file())
-}
-
-pub(crate) fn io<T>(what: &Path, r: std::io::Result<T>) -> Result<T, String> {
-    r.map_err(|e| format!("{}: {e}", what.display()))
-}
 
 /// Puts `src` at `dst`: a hard link where possible (no copy of a 100 MB Node), else a copy.
 pub(super) fn place(src: &Path, dst: &Path) -> Result<(), String> {
@@ -216,6 +247,7 @@ impl Lab {
             &self.inp.bench_report,
             &self.pkg("bench-report/bin/bench-report"),
         )?;
+        place(&self.inp.xtask, &self.pkg("xtask/bin/xtask"))?;
         copy_dir(&self.inp.root.join("scripts"), &self.pkg("scripts"))?;
         copy_dir(
             &self.inp.root.join("poseidon/tests/data"),
@@ -247,6 +279,7 @@ impl Lab {
             "poseidon-bench",
             "poseidon-bench-wasm",
             "bench-report",
+            "xtask",
             "scripts",
             "vectors",
         ];
@@ -268,7 +301,7 @@ impl Lab {
             self.inp.root.display(),
             serde_json::to_string(&Value::Object(standins).to_string()).unwrap()
         );
-        crate::nix_review::eval_json(&expr, &[("BENCH_NONCE", nonce)])
+        crate::nix_eval::eval_json(&expr, &[("BENCH_NONCE", nonce)])
             .map_err(|e| format!("evaluating nix/offline/eval.nix failed:\n{e}"))
     }
 

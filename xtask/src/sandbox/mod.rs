@@ -18,7 +18,7 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -26,47 +26,10 @@ use serde_json::Value;
 use crate::checklist::Checklist as Report;
 
 mod lab;
-pub(crate) use lab::{io, which, write_exe, COREUTILS};
+use crate::lab::tools::{io, which};
 use lab::{tail, version, AppRun, Lab, COUNT_ID, STANDIN_RUSTC};
-
-/// Where the built artifacts and tools come from.
-pub struct Inputs {
-    /// This repository (its nix/ and scripts/ are evaluated and run).
-    pub root: PathBuf,
-    /// Scratch directory: the stand-in store, the builds, the apps' runs.
-    pub work: PathBuf,
-    /// The `poseidon` tool, native.
-    pub poseidon: PathBuf,
-    /// The `poseidon` tool, wasm32-wasip1.
-    pub poseidon_wasm: PathBuf,
-    /// The bench binary, native.
-    pub bench: PathBuf,
-    /// The bench module, wasm32-wasip1.
-    pub bench_wasm: PathBuf,
-    /// cargo's `--message-format=json` output of the native bench build.
-    pub cargo_log: PathBuf,
-    /// The report tool, native (`bench-report`).
-    pub bench_report: PathBuf,
-    /// Stand-in for nixpkgs' nodejs_22.
-    pub node22: PathBuf,
-    /// Stand-in for nixpkgs' nodejs_24.
-    pub node24: PathBuf,
-    /// Criterion arguments that keep the benchmark steps short.
-    pub bench_args: String,
-    /// The counts' steps, when valgrind and the wasmtime package are here.
-    pub counts: Option<CountInputs>,
-}
-
-/// What the counts' steps (packages.counts, apps.counts) run on.
-pub struct CountInputs {
-    /// The count program, native.
-    pub native: PathBuf,
-    /// The count program, wasm32-wasip1.
-    pub wasm: PathBuf,
-    /// A site-packages directory holding the PyPI package wasmtime: with
-    /// /usr/bin/python3, the stand-in for the flake's Python with it.
-    pub site_packages: PathBuf,
-}
+pub(crate) use lab::{write_exe, COREUTILS};
+pub use lab::{CountInputs, Inputs};
 
 /// report.json's env says the pinned wasmtime and both pinned Nodes measured, and
 /// report.svg is beside it.
@@ -261,9 +224,9 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
     );
     report_env_checks(&mut r, &lab, &report, "packages.bench-report");
 
-    // The apps' PATH: what lib.sh (sourced by bench.sh) leaves first (defects 4, 9).
+    // The apps' PATH: the pinned tools first (defects 4, 9).
     let app = &ev["apps"]["bench"];
-    let probe = "source \"$BENCH_SCRIPTS/lib.sh\"\necho \"$BASH\"\nfor t in wasmtime node bash; do command -v \"$t\" || echo \"$t: none\"; done\n";
+    let probe = "echo \"$BASH\"\nfor t in xtask wasmtime node bash; do command -v \"$t\" || echo \"$t: none\"; done\n";
     let w = lab.wrapper("probe", app, probe)?;
     let mut cmd = Command::new(&w);
     lab.caller(&mut cmd)?;
@@ -274,6 +237,7 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
         .collect();
     let want: Vec<String> = [
         "bash/bin/bash",
+        "xtask/bin/xtask",
         "wasmtime/bin/wasmtime",
         "nodejs_24/bin/node",
         "bash/bin/bash",
@@ -283,7 +247,7 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
     .collect();
     r.check(
         found == want,
-        "apps: the shell, and wasmtime, node and bash on PATH after lib.sh, are the pinned inputs",
+        "apps: the shell, and xtask, wasmtime, node and bash on the wrapper's PATH, are the pinned inputs",
         || {
             format!(
                 "got {found:?}, want {want:?}; {}",

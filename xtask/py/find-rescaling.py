@@ -8,7 +8,7 @@ i0 -> column[i0] -> ... of length L the conditions give d_{i0}^(a^L - 1) = c for
 known c, solvable when c is an (a^L - 1)-th power; the other d_i follow along the
 cycle. Preference: fewest shifted rows, then the smallest permutation, then the
 shifts in descending order. Needs sympy (nthroot_mod). Run from the repository root:
-    python3 scripts/find-rescaling.py > /tmp/rescale.rs
+    python3 xtask/py/find-rescaling.py > /tmp/rescale.rs
 """
 import itertools
 import math
