@@ -26,21 +26,20 @@ use std::hint::black_box;
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
-use poseidon::backend::{u29, Reference, U29x2, U29, U52, U64};
+use poseidon::backend::u29;
 use poseidon::params::ParamSet;
 use poseidon::{permutation, Backend, FieldArith, Fp, Permutation, Sponge};
 
 #[cfg(feature = "upstream")]
 mod upstream;
 
-/// Calls `$f::<B>` for every backend; adding a backend is one line here.
+/// Calls `$f::<B>` for every backend of the library's list
+/// (`poseidon::for_each_backend!`).
 macro_rules! for_each_backend {
     ($f:ident($($arg:expr),*)) => {
-        $f::<Reference>($($arg),*);
-        $f::<U29>($($arg),*);
-        $f::<U29x2>($($arg),*);
-        $f::<U64>($($arg),*);
-        $f::<U52>($($arg),*);
+        poseidon::for_each_backend!(|_name, B| {
+            $f::<B>($($arg),*);
+        })
     };
 }
 

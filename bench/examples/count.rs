@@ -1,13 +1,14 @@
 //! `count ID K`: the body of benchmark ID (as in `bench/poseidon.rs`, on its
 //! inputs) K times between two calls of `std::thread::yield_now()`, the markers,
-//! then a digest of the result after them. Counted, not timed: `scripts/counts.sh`
+//! then a digest of the result after them. Counted, not timed: `cargo xtask counts`
 //! runs it under callgrind natively (the window is the dump between the markers:
 //! libc `sched_yield`) and under wasmtime with fuel in Wasm (WASI `sched_yield`),
 //! for two values of K; the difference over the difference of K is the exact count
 //! per iteration, the same on every machine for the same binary.
 //!
 //! IDs: `Poseidon/permutation/B`, `Poseidon/poseidon_hash_kimchi/B`, `Field/mul/B`,
-//! `Field/square/B` for B in reference, u29, u64, u52 (u52 only where AVX-512 IFMA
+//! `Field/square/B` for B every backend of the library's list
+//! (`poseidon::backend::NAMES`; u52 only where AVX-512 IFMA
 //! runs: under valgrind it never does, and a count of its fallback would carry its
 //! name); built in the upstream lab (feature "upstream"), also
 //! `Poseidon/permutation/upstream` and `Poseidon/poseidon_hash_kimchi/upstream`.
@@ -17,7 +18,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 
 use ark_ff::{BigInteger, PrimeField};
-use poseidon::backend::{Reference, U29, U52, U64};
+use poseidon::backend::NAMES;
 use poseidon::params::ParamSet;
 use poseidon::{permutation, Backend, FieldArith, Fp, Sponge};
 
@@ -28,7 +29,6 @@ mod fixed;
 #[path = "../benches/upstream/count.rs"]
 mod upstream;
 
-const BACKENDS: [&str; 4] = ["reference", "u29", "u64", "u52"];
 const BODIES: [&str; 4] = [
     "Poseidon/permutation",
     "Poseidon/poseidon_hash_kimchi",
@@ -103,7 +103,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--list") {
         for b in BODIES {
-            for backend in BACKENDS {
+            for backend in NAMES {
                 println!("{b}/{backend}");
             }
             #[cfg(feature = "upstream")]
@@ -122,27 +122,27 @@ fn main() -> ExitCode {
         eprintln!("count: unknown benchmark {id}; {usage}");
         return ExitCode::from(2);
     };
-    let digest = match backend {
-        "reference" => run::<Reference>(body, k),
-        "u29" => run::<U29>(body, k),
-        "u64" => run::<U64>(body, k),
-        "u52" if ifma() => run::<U52>(body, k),
-        "u52" => {
-            eprintln!("count: {id}: AVX-512 IFMA does not run here (valgrind hides it; wasm has none), so its own path cannot be counted");
-            return ExitCode::from(3);
+    if backend == "u52" && !ifma() {
+        eprintln!("count: {id}: AVX-512 IFMA does not run here (valgrind hides it; wasm has none), so its own path cannot be counted");
+        return ExitCode::from(3);
+    }
+    let mut digest = None;
+    poseidon::for_each_backend!(|name, B| {
+        if name == backend {
+            digest = Some(run::<B>(body, k));
         }
-        #[cfg(feature = "upstream")]
-        "upstream" => match upstream::run(body, k, |f| window(f)) {
-            Some(d) => d,
-            None => {
-                eprintln!("count: {id}: upstream has no such body");
-                return ExitCode::from(2);
-            }
-        },
-        _ => {
-            eprintln!("count: unknown backend {backend} ({})", BACKENDS.join(", "));
+    });
+    #[cfg(feature = "upstream")]
+    if backend == "upstream" {
+        digest = upstream::run(body, k, |f| window(f));
+        if digest.is_none() {
+            eprintln!("count: {id}: upstream has no such body");
             return ExitCode::from(2);
         }
+    }
+    let Some(digest) = digest else {
+        eprintln!("count: unknown backend {backend} ({})", NAMES.join(", "));
+        return ExitCode::from(2);
     };
     let bytes = digest.into_bigint().to_bytes_le();
     let hex: String = bytes.iter().rev().map(|b| format!("{b:02x}")).collect();

@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 
 use ark_ff::{BigInt, Field};
 use common::SplitMix;
-use poseidon::backend::{u29, Reference, U29x2, U29, U52, U64};
+use poseidon::backend::u29 as lanes29;
+use poseidon::backend::{Reference, U29};
 use poseidon::params::{ParamSet, Params};
 use poseidon::{Backend, FieldArith, Fp, Fq, PastaField, Permutation};
 
@@ -233,6 +234,10 @@ fn batch_agrees_with_reference<F: PastaField<BigInt = BigInt<4>>, B: Backend>(se
 }
 
 macro_rules! each_backend {
+    // The reference is the oracle: every other backend is held against it.
+    (reference => $reference:ty, $($rest:tt)*) => {
+        each_backend! { $($rest)* }
+    };
     ($($name:ident => $backend:ty),* $(,)?) => {
         $(mod $name {
             use super::*;
@@ -264,14 +269,12 @@ macro_rules! each_backend {
     };
 }
 
-// The reference itself is the oracle; `default_chains` checks the trait's default
-// S-box chains and linear layer with ark-ff arithmetic.
+// Every backend of the library's list (`poseidon::for_each_backend!`) but the
+// reference, the oracle; and `default_chains`, the trait's default S-box chains
+// and linear layer with ark-ff arithmetic.
+poseidon::for_each_backend!(each_backend);
 each_backend! {
     default_chains => ChainBackend,
-    u29_scalar => U29,
-    u29x2 => U29x2,
-    u64 => U64,
-    u52 => U52,
 }
 
 /// Integers in and out (`poseidon::canonical`, `from_canonical`/`to_canonical`)
@@ -444,18 +447,18 @@ fn altered<F: PastaField, B: Backend>(set: ParamSet) -> &'static Params<F::Repr<
 }
 
 /// Two permutations per call, one per lane, against two reference permutations.
-fn batch_agrees<F: PastaField<BigInt = BigInt<4>>, M: u29::Modulus29>(seed: u64)
+fn batch_agrees<F: PastaField<BigInt = BigInt<4>>, M: lanes29::Modulus29>(seed: u64)
 where
-    u29::Fe29<M>: FieldArith<Field = F>,
+    lanes29::Fe29<M>: FieldArith<Field = F>,
 {
     let mut rng = SplitMix(seed);
     for set in ParamSet::ALL {
-        let params = <u29::Fe29<M>>::params(set);
+        let params = <lanes29::Fe29<M>>::params(set);
         for _ in 0..RANDOM_CASES / 20 {
             let states: [[F; 3]; 2] =
                 core::array::from_fn(|_| core::array::from_fn(|_| rng.element()));
-            let mut lanes = states.map(|s| s.map(<u29::Fe29<M>>::from_field));
-            u29::permute_x2(params, &mut lanes);
+            let mut lanes = states.map(|s| s.map(<lanes29::Fe29<M>>::from_field));
+            lanes29::permute_x2(params, &mut lanes);
             for (lane, mut want) in lanes.iter().zip(states) {
                 poseidon::permute_with::<F, Reference>(set, &mut want);
                 assert_eq!(lane.map(FieldArith::to_field), want, "{set}");
@@ -467,16 +470,16 @@ where
 /// Four permutations per call, one per `i32x4` lane, against the reference: the
 /// own parameters and altered ones (another MDS matrix and constants), random
 /// states and edge values in every lane.
-fn batch_x4_agrees<F, M: u29::OwnSets29>(seed: u64)
+fn batch_x4_agrees<F, M: lanes29::OwnSets29>(seed: u64)
 where
-    u29::Fe29<M>: FieldArith<Field = F>,
-    F: PastaField<BigInt = BigInt<4>, Repr<U29> = u29::Fe29<M>>,
+    lanes29::Fe29<M>: FieldArith<Field = F>,
+    F: PastaField<BigInt = BigInt<4>, Repr<U29> = lanes29::Fe29<M>>,
 {
     let mut rng = SplitMix(seed);
     let edges = edge_values::<F>();
     for set in ParamSet::ALL {
         let own = (
-            <u29::Fe29<M>>::params(set),
+            <lanes29::Fe29<M>>::params(set),
             <F::Repr<Reference>>::params(set),
         );
         let other = (altered::<F, U29>(set), altered::<F, Reference>(set));
@@ -491,8 +494,8 @@ where
                         }
                     })
                 });
-                let mut lanes = states.map(|s| s.map(<u29::Fe29<M>>::from_field));
-                u29::permute_x4(params, &mut lanes);
+                let mut lanes = states.map(|s| s.map(<lanes29::Fe29<M>>::from_field));
+                lanes29::permute_x4(params, &mut lanes);
                 for (l, (lane, s)) in lanes.iter().zip(states).enumerate() {
                     let mut want = s.map(<F::Repr<Reference>>::from_field);
                     poseidon::permutation::permute(oracle, &mut want);
@@ -509,22 +512,22 @@ where
 
 #[test]
 fn batch_x4_fp() {
-    batch_x4_agrees::<Fp, u29::Pallas>(202);
+    batch_x4_agrees::<Fp, lanes29::Pallas>(202);
 }
 
 #[test]
 fn batch_x4_fq() {
-    batch_x4_agrees::<Fq, u29::Vesta>(203);
+    batch_x4_agrees::<Fq, lanes29::Vesta>(203);
 }
 
 #[test]
 fn batch_x2_fp() {
-    batch_agrees::<Fp, u29::Pallas>(200);
+    batch_agrees::<Fp, lanes29::Pallas>(200);
 }
 
 #[test]
 fn batch_x2_fq() {
-    batch_agrees::<Fq, u29::Vesta>(201);
+    batch_agrees::<Fq, lanes29::Vesta>(201);
 }
 
 /// The `u64` batch path without SIMD (what runs where the CPU lacks IFMA), and a

@@ -232,7 +232,7 @@ pub fn check(root: &Path) -> Result<Vec<Finding>, String> {
 }
 
 /// `cargo xtask docs --help`.
-pub const USAGE: &str = "usage: cargo xtask docs   (README.md, ARCHITECTURE.md, CONTRIBUTING.md, CHANGELOG.md, js/README.md, docs/: relative links resolve, no tracker numbers or unnamed machines)";
+pub const USAGE: &str = "usage: cargo xtask docs   (README.md, ARCHITECTURE.md, CONTRIBUTING.md, CHANGELOG.md, js/README.md, docs/: relative links resolve, no tracker numbers or unnamed machines; ARCHITECTURE.md's entry-point table against make help, cargo xtask --help and nix/apps.nix)";
 
 /// `docs`: prints each finding; Ok(false) when there is one.
 pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
@@ -247,9 +247,17 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
     for f in &found {
         println!("{}:{}: {}", f.file, f.line, f.what);
     }
+    let entries = crate::entry_points::check(root)?;
+    for e in &entries {
+        println!("ARCHITECTURE.md: entry points: {e}");
+    }
     let n = files(root)?.len();
-    println!("{n} files, {} findings", found.len());
-    Ok(found.is_empty())
+    println!(
+        "{n} files, {} findings; the entry-point table: {} findings",
+        found.len(),
+        entries.len()
+    );
+    Ok(found.is_empty() && entries.is_empty())
 }
 
 #[cfg(test)]

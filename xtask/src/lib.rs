@@ -7,6 +7,7 @@ pub mod ab;
 pub mod cargo_args;
 pub mod checklist;
 pub mod docs_check;
+pub mod entry_points;
 pub mod lab;
 pub mod module_graph;
 pub mod nix_eval;

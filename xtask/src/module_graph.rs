@@ -700,5 +700,10 @@ fn all(root: &Path) -> Result<bool, String> {
         "{} crate roots and the JavaScript package: {files} files, {bad} circles",
         roots.len()
     );
+    let clean = graphs
+        .iter()
+        .filter(|(_, g)| g.circles().is_empty())
+        .count();
+    println!("{clean} passed, {} failed", graphs.len() - clean);
     Ok(bad == 0)
 }

@@ -103,6 +103,15 @@ fn fmt() -> Step {
     Step::new("fmt", "cargo", &["fmt", "--all", "--", "--check"])
 }
 
+/// Every crate root and the JavaScript package: no circle between files.
+fn module_graph() -> Step {
+    Step::new(
+        "module graph: every crate root of the workspace and the JavaScript package, no circle",
+        "cargo",
+        &["xtask", "module-graph", "--all"],
+    )
+}
+
 fn docs() -> Step {
     Step::new(
         "docs: relative links and anchors resolve, no tracker numbers or unnamed machines",
@@ -202,6 +211,7 @@ pub fn test(root: &Path) -> Result<bool, String> {
     let mut r = Runner::new(root).map_err(|e| format!("target/test-logs: {e}"))?;
     r.run(fmt());
     r.run(docs());
+    r.run(module_graph());
     needing(
         &mut r,
         on_path("shellcheck"),

@@ -1,5 +1,5 @@
-//! The library's files use one another without a circle, and the graph reader
-//! sees a circle when there is one. Host only: it reads the source tree, which a
+//! The library's files (and every crate root's) use one another without a circle,
+//! and the graph reader sees a circle when there is one. Host only: it reads the source tree, which a
 //! Wasm test does not see.
 #![cfg(not(target_os = "wasi"))]
 
@@ -155,13 +155,18 @@ fn no_crate_root_and_not_the_javascript_package_has_a_circle() {
             g.text()
         );
     }
-    let js = js_graph(&repository().join("js")).unwrap();
-    assert!(js.circles().is_empty(), "js:\n{}", js.text());
-    assert!(
-        js.edges.iter().map(|e| e.len()).sum::<usize>() > 10,
-        "the package's imports were not read:\n{}",
-        js.text()
-    );
+    // The flake's source (where make test runs the host tests, as nix flake check
+    // does) holds no JavaScript: there `cargo xtask module-graph --all`, a step of
+    // its own, checks the package.
+    if repository().join("js/package.json").is_file() {
+        let js = js_graph(&repository().join("js")).unwrap();
+        assert!(js.circles().is_empty(), "js:\n{}", js.text());
+        assert!(
+            js.edges.iter().map(|e| e.len()).sum::<usize>() > 10,
+            "the package's imports were not read:\n{}",
+            js.text()
+        );
+    }
 }
 
 #[test]

@@ -9,9 +9,10 @@
 //! | [`U52`] | `u64` elements; the permutation across AVX-512 IFMA lanes (5×52-bit limbs) when the CPU has them | on x86-64 |
 //!
 //! To add a backend: implement [`FieldArith`](crate::FieldArith) and
-//! [`Permutation`] for a type per field, name them in a
-//! [`Backend`], add it to the
-//! differential tests and to the benchmark list (`bench/benches/poseidon.rs`).
+//! [`Permutation`] for a type per field, name them in a [`Backend`], and add it to
+//! the one list, [`for_each_backend!`](crate::for_each_backend): the differential
+//! tests, the benchmark, the count program and the `poseidon` tool take their
+//! backends from it.
 //!
 //! **Stability.** The backend types ([`Reference`], [`U29`], [`U29x2`], [`U64`],
 //! [`U52`]) and [`DefaultBackend`] are the API: pass them to `hash_with`,
@@ -33,12 +34,14 @@ use crate::permutation::Permutation;
 #[macro_use]
 mod common;
 mod default;
+mod list;
 pub mod reference;
 pub mod u29;
 pub mod u64;
 
 pub use common::{Pallas, Vesta};
 pub use default::{DefaultBackend, DEFAULT_BACKEND};
+pub use list::NAMES;
 pub use reference::Reference;
 pub use u29::{U29x2, U29};
 pub use u64::{U52, U64};

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use ark_ff::BigInt;
-use poseidon::backend::{Reference, U29x2, U29, U52, U64};
+use poseidon::backend::NAMES;
 use poseidon::vectors::{self, VectorError};
 use poseidon::{encoding, Backend, Error, FieldId, Fp, Fq, ParamSet, PastaField, WIDTH};
 
@@ -16,16 +16,17 @@ USAGE:
     poseidon hash    [--params kimchi|legacy] [--field fp|fq] [--backend NAME] [HEX...]
     poseidon permute [--params kimchi|legacy] [--field fp|fq] [--backend NAME] HEX HEX HEX
     poseidon check   [--backend NAME] FILE...
+    poseidon backends
     poseidon --help | --version
 
 Elements are 32 bytes of little-endian hex (64 digits), as in Mina's test vectors.
 Defaults: --params kimchi --field fp, and the build's default backend.
-Backends: reference (ark-ff), u29 (9x29-bit limbs), u29x2 (u29 over two lanes),
-u64 (4x64-bit limbs, Pasta-specialised), u52 (u64 with the permutation on
-AVX-512 IFMA lanes when the CPU has them).
+Backends: `poseidon backends` lists them (the crate's docs, module `backend`,
+say what each is); every one computes the same results.
 
 hash     absorbs the elements into a fresh sponge and prints one squeezed element.
 permute  prints the permutation of a three-element state, one element per line.
+backends prints the backends' names, one per line, the default first.
 check    verifies vector files (Mina's format; `name` selects kimchi, legacy,
          kimchi-fq, legacy-fq, kimchi-permutation or kimchi-fq-permutation),
          prints a line per file and a final `N passed, M failed` over vectors.
@@ -45,61 +46,44 @@ fn usage_error(msg: impl Into<String>) -> Failure {
     )
 }
 
-/// An arithmetic backend chosen on the command line.
+/// An arithmetic backend chosen on the command line: a name of the library's
+/// list (`poseidon::backend::NAMES`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BackendName {
-    Reference,
-    U29,
-    U29x2,
-    U64,
-    U52,
-}
+struct BackendName(&'static str);
 
 impl BackendName {
     fn parse(s: &str) -> Result<Self, Failure> {
-        match s {
-            "reference" => Ok(BackendName::Reference),
-            "u29" => Ok(BackendName::U29),
-            "u29x2" => Ok(BackendName::U29x2),
-            "u64" => Ok(BackendName::U64),
-            "u52" => Ok(BackendName::U52),
-            _ => Err(usage_error(format!(
-                "unknown backend {s:?} (expected reference, u29, u29x2, u64 or u52)"
-            ))),
-        }
+        NAMES
+            .iter()
+            .find(|n| **n == s)
+            .map(|n| BackendName(n))
+            .ok_or_else(|| {
+                let (last, rest) = NAMES.split_last().expect("the list has backends");
+                usage_error(format!(
+                    "unknown backend {s:?} (expected {} or {last})",
+                    rest.join(", ")
+                ))
+            })
     }
 
     fn default() -> Self {
-        Self::parse(poseidon::DEFAULT_BACKEND.0).unwrap_or(BackendName::Reference)
+        Self::parse(poseidon::DEFAULT_BACKEND.0).unwrap_or(BackendName("reference"))
     }
 }
 
-/// Runs `$body` with `$b` bound to the chosen backend type.
+/// Runs `$body` with `$b` bound to the chosen backend type (through the library's
+/// list, `poseidon::for_each_backend!`).
 macro_rules! with_backend {
-    ($name:expr, $b:ident => $body:expr) => {
-        match $name {
-            BackendName::Reference => {
-                type $b = Reference;
-                $body
+    ($name:expr, $b:ident => $body:expr) => {{
+        let wanted: BackendName = $name;
+        let mut out = None;
+        poseidon::for_each_backend!(|name, $b| {
+            if out.is_none() && name == wanted.0 {
+                out = Some($body);
             }
-            BackendName::U29 => {
-                type $b = U29;
-                $body
-            }
-            BackendName::U29x2 => {
-                type $b = U29x2;
-                $body
-            }
-            BackendName::U64 => {
-                type $b = U64;
-                $body
-            }
-            BackendName::U52 => {
-                type $b = U52;
-                $body
-            }
-        }
-    };
+        });
+        out.expect("a BackendName is a name of the list")
+    }};
 }
 
 /// `--params` / `--field` / `--backend` options and the positional arguments.
@@ -285,12 +269,28 @@ fn cmd_check(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// `backends`: the names, the build's default first.
+fn cmd_backends(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
+    if let Some(a) = args.first() {
+        return Err(usage_error(format!(
+            "backends takes no arguments, got {a:?}"
+        )));
+    }
+    let default = BackendName::default().0;
+    let names = std::iter::once(default).chain(NAMES.iter().copied().filter(|n| *n != default));
+    for n in names {
+        writeln!(out, "{n}").map_err(|e| Failure(1, format!("cannot write output: {e}")))?;
+    }
+    Ok(())
+}
+
 /// Runs the tool on `args` (without the program name); returns the exit status.
 fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let result = match args.first().map(String::as_str) {
         Some("hash") => cmd_elements(&args[1..], false, out),
         Some("permute") => cmd_elements(&args[1..], true, out),
         Some("check") => cmd_check(&args[1..], out),
+        Some("backends") => cmd_backends(&args[1..], out),
         Some("help" | "--help" | "-h") => {
             writeln!(out, "{USAGE}").map_err(|e| Failure(1, format!("cannot write output: {e}")))
         }

@@ -121,7 +121,15 @@ fn bad_input_is_a_message_and_status_2() {
 
 #[test]
 fn every_backend_checks_the_vectors_and_agrees() {
-    for backend in ["reference", "u29", "u29x2", "u64", "u52"] {
+    let (code, listed, _) = sh(&["backends"]);
+    assert_eq!(code, 0);
+    let mut listed: Vec<&str> = listed.lines().collect();
+    assert_eq!(listed[0], poseidon::DEFAULT_BACKEND.0, "the default first");
+    listed.sort_unstable();
+    let mut names = poseidon::backend::NAMES.to_vec();
+    names.sort_unstable();
+    assert_eq!(listed, names);
+    for &backend in poseidon::backend::NAMES {
         let (code, out, _) = sh(&[
             "check",
             "--backend",
