@@ -34,9 +34,15 @@ impl Step {
 
     /// A step of `cargo xtask step` (xtask/src/steps.rs), run by this program.
     pub fn xtask(name: impl Into<String>, function: &str, args: &[&str]) -> Self {
+        // This program's path; cargo may have rebuilt it in place since it started
+        // (the tests build the workspace), and Linux then names it "… (deleted)":
+        // the file at the path is the same program, built again.
         let exe = std::env::current_exe().map_or_else(
             |_| "target/debug/xtask".to_owned(),
-            |p| p.to_string_lossy().into_owned(),
+            |p| {
+                let p = p.to_string_lossy();
+                p.strip_suffix(" (deleted)").unwrap_or(&p).to_owned()
+            },
         );
         let mut all = vec!["step", function];
         all.extend_from_slice(args);

@@ -2,8 +2,6 @@
 //! parses its arguments (an empty error asks for its usage) and returns whether
 //! its checks passed.
 
-use std::path::PathBuf;
-
 /// The usage of `upstream-lab`.
 pub const UPSTREAM_LAB_USAGE: &str = "usage: cargo xtask upstream-lab CHECKOUT ROOT OUT   (the crates that build mina-poseidon from a proof-systems CHECKOUT, written under OUT)";
 
@@ -38,7 +36,7 @@ pub fn nix_sandbox(args: &[String]) -> Result<bool, String> {
     }
     let mut take = |k: &str| {
         opts.remove(k)
-            .map(PathBuf::from)
+            .map(std::path::PathBuf::from)
             .ok_or_else(|| format!("--{k} is required"))
     };
     let inputs = crate::sandbox::Inputs {
@@ -58,8 +56,8 @@ pub fn nix_sandbox(args: &[String]) -> Result<bool, String> {
             .unwrap_or_else(|| "--quick --noplot Poseidon/permutation/u29$".into()),
         counts: None,
     };
-    let counts =
-        ["count", "count-wasm", "site-packages"].map(|k| opts.remove(k).map(PathBuf::from));
+    let counts = ["count", "count-wasm", "site-packages"]
+        .map(|k| opts.remove(k).map(std::path::PathBuf::from));
     let mut inputs = inputs;
     match counts {
         [Some(native), Some(wasm), Some(site_packages)] => {
