@@ -9,13 +9,28 @@
 //! the modulus (the wrapper checks first and throws a `RangeError`; this is the
 //! second line of defence). `kind`: 0 kimchi over Fp, 1 kimchi over Fq, 2 legacy
 //! over Fp, 3 legacy over Fq.
-// `#[no_mangle]` counts as unsafe code for the lint; this crate has no `unsafe` block.
+//!
+//! The arithmetic is the library's default backend for the module's target
+//! (`u29` on wasm32), except in the `fma` module (`--cfg poseidon_fma`), which
+//! computes with this crate's backend [`fma::Fma`]: `u29` with the generated FMA
+//! kernels.
+// `#[no_mangle]` counts as unsafe code for the lint; the only `unsafe` blocks are
+// the calls into the FMA kernels (`fma/kernel.rs`).
 #![allow(unsafe_code)]
 
 use std::cell::RefCell;
 
 use poseidon::canonical::{self, Limbs};
 use poseidon::{Error, Fp, Fq, ParamSet, PastaField, WIDTH};
+
+pub mod fma;
+
+/// The backend the exports compute with.
+#[cfg(all(target_arch = "wasm32", poseidon_fma))]
+type B = fma::Fma;
+/// The backend the exports compute with.
+#[cfg(not(all(target_arch = "wasm32", poseidon_fma)))]
+type B = poseidon::DefaultBackend;
 
 /// Words per element.
 const LIMBS: usize = 4;
@@ -81,13 +96,15 @@ fn rejected(e: &Error, lengths: &[usize]) -> u32 {
 }
 
 fn hash_in<F: PastaField>(set: ParamSet, n: usize) -> u32 {
-    BUF.with_borrow_mut(|b| match canonical::hash::<F>(set, &elements(b, n)) {
-        Ok(digest) => {
-            b[..LIMBS].copy_from_slice(&digest);
-            0
-        }
-        Err(e) => rejected(&e, &[]),
-    })
+    BUF.with_borrow_mut(
+        |b| match canonical::hash_with::<F, B>(set, &elements(b, n)) {
+            Ok(digest) => {
+                b[..LIMBS].copy_from_slice(&digest);
+                0
+            }
+            Err(e) => rejected(&e, &[]),
+        },
+    )
 }
 
 /// Hashes the `n` elements at the start of the buffer; the digest replaces element 0.
@@ -100,7 +117,7 @@ fn permute_in<F: PastaField>(set: ParamSet) -> u32 {
     BUF.with_borrow_mut(|b| {
         let mut state: [Limbs; WIDTH] =
             core::array::from_fn(|i| b[i * LIMBS..(i + 1) * LIMBS].try_into().expect("4 words"));
-        match canonical::permute::<F>(set, &mut state) {
+        match canonical::permute_with::<F, B>(set, &mut state) {
             Ok(()) => {
                 b[..WIDTH * LIMBS].copy_from_slice(state.as_flattened());
                 0
@@ -127,7 +144,7 @@ fn hash_many_in<F: PastaField>(set: ParamSet, count: usize) -> u32 {
             inputs.push(&xs[at..at + len]);
             at += len;
         }
-        let digests = match canonical::hash_many::<F, _>(set, &inputs) {
+        let digests = match canonical::hash_many_with::<F, B, _>(set, &inputs) {
             Ok(d) => d,
             // The position among all elements, as the status code counts them.
             Err(e) => return rejected(&e, &lengths),
@@ -152,7 +169,7 @@ fn update_in<F: PastaField>(set: ParamSet, n: usize) -> u32 {
         let mut state: [Limbs; WIDTH] =
             core::array::from_fn(|i| b[i * LIMBS..(i + 1) * LIMBS].try_into().expect("4 words"));
         let xs = elements(&b[WIDTH * LIMBS..], n);
-        match canonical::update::<F>(set, &mut state, &xs) {
+        match canonical::update_with::<F, B>(set, &mut state, &xs) {
             Ok(()) => {
                 b[..WIDTH * LIMBS].copy_from_slice(state.as_flattened());
                 0

@@ -76,6 +76,20 @@ impl<M: Modulus29> Fe29<M> {
         &self.0
     }
 
+    /// The same value, x·2^261 mod p below 2^256 (not necessarily < p), in four
+    /// 64-bit words: how code outside the crate (the npm package's FMA kernels,
+    /// which regroup it into 52-bit limbs) takes the element.
+    pub const fn to_words(&self) -> [u64; 4] {
+        to_u64x4(&self.0)
+    }
+
+    /// The element whose value, x·2^261 mod p below 2^256, is in `words` (the
+    /// inverse of [`to_words`](Self::to_words)); any value below 2^256 is a
+    /// normalized element.
+    pub const fn from_words(words: &[u64; 4]) -> Self {
+        Self::new(from_u64x4(words))
+    }
+
     /// From ark-ff's internal Montgomery limbs (x·2^256 mod p, < p): x·2^261, < p.
     pub(super) const fn from_ark_limbs(ark: &[u64; 4]) -> Self {
         let x = mont_mul(&from_u64x4(ark), &M::FROM_ARK, &M::P);

@@ -7,8 +7,6 @@ use super::arith::{
     self, is_mul_input, mont_mul, mont_square, reduce_below_2p, sub_plus_8p, LIMBS,
 };
 use super::element::{Fe29, Fp29, Fq29, Modulus29};
-#[cfg(all(target_arch = "wasm32", poseidon_fma))]
-use super::fma;
 use super::lanes::SIMD128;
 use super::rounds::{mix_row, rounds_general};
 use super::simd::{permute_paired, permute_x4, Fe29x2};
@@ -123,14 +121,7 @@ macro_rules! u29_field {
             fn permute(params: &Params<Self>, state: &mut [Self; WIDTH]) {
                 if cfg!(target_arch = "wasm32") {
                     match own_set(params, &$kimchi, &$legacy) {
-                        Some(ParamSet::Kimchi) => {
-                            // The package's `fma` module: the generated kernel of this field.
-                            #[cfg(all(target_arch = "wasm32", poseidon_fma))]
-                            if fma::permute_kimchi(state) {
-                                return;
-                            }
-                            $kimchi_t::rounds(params, state)
-                        }
+                        Some(ParamSet::Kimchi) => $kimchi_t::rounds(params, state),
                         Some(ParamSet::Legacy) => $legacy_t::rounds(params, state),
                         None => rounds_general(params, state),
                     }
@@ -142,17 +133,9 @@ macro_rules! u29_field {
                 }
             }
             /// With Wasm SIMD: four at a time in `i32x4` lanes ([`permute_x4`]), the rest
-            /// one by one (kimchi in the package's `fma` module: two at a time in the
-            /// generated kernel's `f64x2` lanes). Elsewhere one after another (natively
-            /// the scalar code wins; the lanes there are plain arrays, for the tests).
+            /// one by one. Elsewhere one after another (natively the scalar code wins;
+            /// the lanes there are plain arrays, for the tests).
             fn permute_many(params: &Params<Self>, states: &mut [[Self; WIDTH]]) {
-                // The package's `fma` module: the generated kernel, two states per call.
-                #[cfg(all(target_arch = "wasm32", poseidon_fma))]
-                if own_set(params, &$kimchi, &$legacy) == Some(ParamSet::Kimchi)
-                    && fma::permute_many_kimchi(states)
-                {
-                    return;
-                }
                 let rest = if SIMD128 {
                     let mut quads = states.chunks_exact_mut(4);
                     for q in &mut quads {

@@ -23,8 +23,6 @@
 
 mod arith;
 mod element;
-#[cfg(all(target_arch = "wasm32", poseidon_fma))]
-mod fma;
 mod impls;
 mod lanes;
 mod rounds;

@@ -535,3 +535,43 @@ fn rescaled_rounds_match_fq() {
     rescaled_rounds_match::<Fq, Vesta>(Kimchi, super::tables::kimchi_fq::rounds);
     rescaled_rounds_match::<Fq, Vesta>(Legacy, super::tables::legacy_fq::rounds);
 }
+
+/// `to_words`/`from_words` (how the npm package's FMA backend takes elements):
+/// every normalized element, the limbs at their maxima included, goes to four
+/// words and back unchanged, and the words hold its value.
+fn words_round_trip<F: PrimeField, M: Modulus29>() {
+    for limbs in patterns((1 << 29) - 1, (1 << 24) - 1) {
+        let x = Fe29::<M>::new(limbs);
+        let w = x.to_words();
+        assert_eq!(Fe29::<M>::from_words(&w), x, "{limbs:?}");
+        let from_words = F::from_le_bytes_mod_order(
+            &w.iter().flat_map(|l| l.to_le_bytes()).collect::<Vec<u8>>(),
+        );
+        assert_eq!(from_words, value::<F>(&limbs), "{limbs:?}");
+    }
+    // 2^256 − 1, the largest value: limb 8 at 2^24 − 1.
+    assert_eq!(
+        Fe29::<M>::from_words(&[u64::MAX; 4]).limbs(),
+        &[
+            (1 << 29) - 1,
+            (1 << 29) - 1,
+            (1 << 29) - 1,
+            (1 << 29) - 1,
+            (1 << 29) - 1,
+            (1 << 29) - 1,
+            (1 << 29) - 1,
+            (1 << 29) - 1,
+            (1 << 24) - 1
+        ]
+    );
+}
+
+#[test]
+fn words_round_trip_fp() {
+    words_round_trip::<Fp, Pallas>();
+}
+
+#[test]
+fn words_round_trip_fq() {
+    words_round_trip::<Fq, Vesta>();
+}

@@ -3,8 +3,7 @@
 //! `vpmadd52luq`/`vpmadd52huq`). Chosen at run time ([`available`]); elsewhere
 //! the batch runs the scalar `u64` permutation in a loop.
 //!
-//! One of the crate's two `unsafe` modules (the other is `u29/fma.rs`, the calls
-//! into the package's FMA kernel): intrinsics need the CPU feature, which
+//! The crate's one `unsafe` module: intrinsics need the CPU feature, which
 //! [`available`] establishes before `permute_many` enters the
 //! `#[target_feature]` code, and unaligned loads/stores of 8 `u64`s from arrays
 //! of exactly that length.

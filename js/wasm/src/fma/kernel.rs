@@ -1,26 +1,27 @@
-//! The kimchi permutation over Fp and Fq through the generated FMA kernels, in
-//! the JavaScript package's `fma` module only (built with `relaxed-simd` and
-//! `--cfg poseidon_fma`; `js/build.mjs` merges the kernels, `fma-kernel
-//! --linked [--field fq]` (crate `poseidon-fma-kernel`), into the module with binaryen's
-//! `wasm-merge`, as import modules `poseidon_fma` and `poseidon_fma_fq`). Each
-//! kernel takes and gives `u29`'s own form, x·2^261 mod p below 2^256, in five
-//! 52-bit limbs held as `f64` (see the `fma-kernel/` crate), so the state
-//! enters and leaves it by regrouping bits, 29 to 52 and back.
+//! The generated FMA kernels (`fma-kernel --linked [--field fq]`, crate
+//! `poseidon-fma-kernel`), imported from modules `poseidon_fma` and
+//! `poseidon_fma_fq`, which `js/build.mjs` merges into the package's `fma` module
+//! with binaryen's `wasm-merge`. Each kernel takes and gives `u29`'s own form,
+//! x·2^261 mod p below 2^256, in five 52-bit limbs held as `f64` (see the
+//! `fma-kernel/` crate), so the state enters and leaves it by regrouping bits,
+//! 64 to 52 and back (`Fe29::to_words`, `from_words`).
 //!
 //! One state goes through `fma_permute`, two at once through `fma_permute2` (one
 //! per lane, the batch path).
 //!
-//! The only `unsafe` of this backend: calls into the kernels, which read and
-//! write nothing but their own region (allocated here, `fma_bytes()` long, 16-byte
-//! aligned) and the state buffer of the call (160 or 240 bytes).
+//! The only `unsafe` of the package's crate beside its exports: calls into the
+//! kernels, which read and write nothing but their own region (allocated here,
+//! `fma_bytes()` long, 16-byte aligned) and the state buffer of the call (160 or
+//! 240 bytes).
 #![allow(unsafe_code)]
 
 use std::sync::OnceLock;
 
-use super::arith::{from_u64x4, to_u64x4};
-use super::element::{Fe29, Modulus29};
-use crate::backend::common::{Pallas, Vesta};
-use crate::params::WIDTH;
+use poseidon::backend::u29::{Fe29, Modulus29};
+use poseidon::backend::{Pallas, Vesta};
+use poseidon::WIDTH;
+
+use super::limbs::{join52, split52};
 
 /// The Fp kernel (Pallas).
 mod fp {
@@ -105,7 +106,7 @@ unsafe fn run(f: usize, pair: bool, base: u32, state: u32) {
 /// 52-bit limbs into `buf` at `slots`: limb l of vector v, lane j at
 /// 2·(5v + l) + j.
 fn put<M: Modulus29>(x: &Fe29<M>, buf: &mut [f64], slots: &[(usize, usize)]) {
-    let limbs: [u64; 5] = crate::backend::common::split_limbs(&to_u64x4(&x.0), 52);
+    let limbs = split52(&x.to_words());
     for (l, limb) in limbs.iter().enumerate() {
         for &(v, lane) in slots {
             buf[2 * (5 * v + l) + lane] = *limb as f64;
@@ -123,9 +124,7 @@ fn get<M: Modulus29>(buf: &[f64], (v, lane): (usize, usize)) -> Fe29<M> {
         f as u64
     });
     debug_assert!(limbs[4] < 1 << 48, "below 2^256");
-    let x = Fe29::new(from_u64x4(&crate::backend::common::join_limbs(&limbs, 52)));
-    x.check();
-    x
+    Fe29::from_words(&join52(&limbs))
 }
 
 /// Where element e goes in `fma_permute`'s state, (vector, lane) pairs: elements
