@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::lab::build::{bench_binary, upstream_binary, upstream_commit, upstream_lab, Flavor};
+use crate::lab::build::{
+    bench_binary, release_examples, upstream_binary, upstream_commit, upstream_lab, Flavor,
+};
 use crate::lab::tools::{io, on_path, run, say, OFFLINE_NIX_CONFIG};
 use crate::lab::{js, nodes, runtime::node_runner, WASM};
 
@@ -53,22 +55,7 @@ fn tool_checks(root: &Path, runtime: &str) -> Result<bool, String> {
 /// `i64x2.mul` in the four-lane kernels, `relaxed_madd` only in the fma kernels,
 /// `i64.mul_wide_u` in the wide builds. On the wasip1 bench modules and the package's.
 fn wasm_instructions(root: &Path) -> Result<bool, String> {
-    run(
-        Command::new("cargo")
-            .args([
-                "build",
-                "-q",
-                "--release",
-                "-p",
-                "poseidon-benches",
-                "--example",
-                "u29_probe",
-                "--target",
-                WASM,
-            ])
-            .current_dir(root),
-        "building the u29 probe",
-    )?;
+    release_examples(root, &["--example", "u29_probe"], Some(WASM))?;
     let bench = bench_binary(root, Flavor::Wasm)?;
     let wide = bench_binary(root, Flavor::Wide)?;
     let pkg = root.join("target/js-package/dist");
@@ -532,23 +519,10 @@ fn examples(root: &Path, target: &[String]) -> Result<bool, String> {
 
 /// The lane probes (f64x2; i32x4.dot_i16x8_s) against ark-ff and the permutation.
 fn lane_probes(root: &Path) -> Result<bool, String> {
-    run(
-        Command::new("cargo")
-            .args([
-                "build",
-                "-q",
-                "--release",
-                "-p",
-                "poseidon-benches",
-                "--example",
-                "f64x2_probe",
-                "--example",
-                "dot_probe",
-                "--target",
-                WASM,
-            ])
-            .current_dir(root),
-        "building the lane probes",
+    release_examples(
+        root,
+        &["--example", "f64x2_probe", "--example", "dot_probe"],
+        Some(WASM),
     )?;
     for (probe, n) in [("f64x2_probe", "1000"), ("dot_probe", "6400")] {
         run(

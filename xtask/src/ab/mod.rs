@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crate::lab::build::{executable, rendered_errors};
 use crate::lab::runtime::Runtime;
-use crate::lab::tools::{on_path, run, say};
+use crate::lab::tools::{on_path, say};
 
 /// `cargo xtask ab --help`.
 pub const USAGE: &str =
@@ -380,26 +380,7 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     ));
 
     // 3. Counts.
-    let report_bin = match std::env::var("BENCH_REPORT_BIN") {
-        Ok(b) if !b.is_empty() => PathBuf::from(b),
-        _ => {
-            run(
-                Command::new("cargo")
-                    .args([
-                        "build",
-                        "-q",
-                        "--release",
-                        "-p",
-                        "poseidon-benches",
-                        "--bin",
-                        "bench-report",
-                    ])
-                    .current_dir(root),
-                "building bench-report",
-            )?;
-            root.join("target/release/bench-report")
-        }
-    };
+    let report_bin = crate::lab::build::report_binary(root)?;
     let mut count_files = Vec::new();
     if counts {
         for (k, side) in SIDES.iter().enumerate() {

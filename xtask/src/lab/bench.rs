@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::build::{bench_binary, upstream_binary, upstream_commit, upstream_lab, Flavor};
+use super::build::{
+    bench_binary, report_binary, upstream_binary, upstream_commit, upstream_lab, Flavor,
+};
 use super::runtime::Runtime;
 use super::tools::{
     cargo_bin_on_path, cores, cpu_model, ensure_chromium, ensure_rust, ensure_wasmtime, git_commit,
@@ -104,23 +106,8 @@ fn runtimes(root: &Path, have_wide: bool) -> Result<Vec<Runtime>, String> {
 /// Builds what the runtimes run, from the checkout (and PROOF_SYSTEMS).
 fn build(root: &Path, rts: &[Runtime]) -> Result<Programs, String> {
     let wide = rts.contains(&Runtime::WasmtimeWide);
-    say("building bench-report");
-    run(
-        Command::new("cargo")
-            .args([
-                "build",
-                "-q",
-                "--release",
-                "-p",
-                "poseidon-benches",
-                "--bin",
-                "bench-report",
-            ])
-            .current_dir(root),
-        "building bench-report",
-    )?;
     let mut p = Programs {
-        report: root.join("target/release/bench-report"),
+        report: report_binary(root)?,
         ..Programs::default()
     };
     if let Some(ps) = var("PROOF_SYSTEMS") {

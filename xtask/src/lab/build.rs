@@ -92,6 +92,30 @@ fn build(mut cmd: Command, kind: &str, what: &str) -> Result<PathBuf, String> {
         .ok_or(format!("building {what} failed"))
 }
 
+/// bench-report, built in release here (or `BENCH_REPORT_BIN`, when set: one
+/// built already).
+pub fn report_binary(root: &Path) -> Result<PathBuf, String> {
+    if let Some(b) = super::var("BENCH_REPORT_BIN") {
+        return Ok(b.into());
+    }
+    say("building bench-report");
+    release_examples(root, &["--bin", "bench-report"], None)?;
+    Ok(root.join("target/release/bench-report"))
+}
+
+/// `cargo build -q --release -p poseidon-benches TARGETS… [--target T]`: the lab's
+/// programs by name (`--example NAME`, `--bin NAME`).
+pub fn release_examples(root: &Path, targets: &[&str], target: Option<&str>) -> Result<(), String> {
+    let mut cmd = Command::new("cargo");
+    cmd.args(["build", "-q", "--release", "-p", "poseidon-benches"])
+        .args(targets)
+        .current_dir(root);
+    if let Some(t) = target {
+        cmd.args(["--target", t]);
+    }
+    super::tools::run(&mut cmd, &format!("building {}", targets.join(" ")))
+}
+
 /// The workspace's benchmark (`cargo bench --no-run`), its executable.
 pub fn bench_binary(root: &Path, flavor: Flavor) -> Result<PathBuf, String> {
     let mut cmd = Command::new("cargo");
