@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use crate::lab::build::{
     bench_binary, release_examples, upstream_binary, upstream_commit, upstream_lab, Flavor,
 };
-use crate::lab::tools::{io, on_path, run, say, OFFLINE_NIX_CONFIG};
+use crate::lab::tools::{io, on_path, run, OFFLINE_NIX_CONFIG};
 use crate::lab::{js, nodes, runtime::node_runner, WASM};
 
 /// The tool as the tests built it (dev profile, debug assertions on).
@@ -545,15 +545,52 @@ steps: tool_checks RUNTIME, wasm_instructions, js_prepare, js_package MODULE [NO
        run_tests NAME RUNTIME, examples [CARGO TARGET ARGS], lane_probes, counts_check,
        ab_selftest, wide_bench_smoke";
 
-/// `cargo xtask step NAME [ARGS...]`.
+/// `cargo xtask step NAME [ARGS...]`: a step that fails says why and returns
+/// Ok(false); only a wrong name is a usage error.
 pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
     let Some((name, rest)) = args.split_first() else {
         return Err("no step named".into());
     };
+    if name == "-h" || name == "--help" {
+        return Err(String::new());
+    }
+    if !STEPS.contains(&name.as_str()) {
+        return Err(format!("no step {name}"));
+    }
+    step(root, name, rest).or_else(|e| {
+        eprintln!("xtask step {name}: {e}");
+        Ok(false)
+    })
+}
+
+/// The steps' names.
+const STEPS: [&str; 20] = [
+    "tool_checks",
+    "wasm_instructions",
+    "js_prepare",
+    "js_package",
+    "fma_kernel",
+    "actionlint",
+    "nix_parse",
+    "nix_lock",
+    "nix_sandbox",
+    "upstream_build",
+    "upstream_smoke",
+    "build_no_simd_tests",
+    "build_wide_tests",
+    "wide_doctests",
+    "run_tests",
+    "examples",
+    "lane_probes",
+    "counts_check",
+    "ab_selftest",
+    "wide_bench_smoke",
+];
+
+fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
     let arg = |i: usize| rest.get(i).map(String::as_str).unwrap_or("");
     let wide = |c: &mut Command| crate::lab::build::wide(c, root);
-    match name.as_str() {
-        "-h" | "--help" => Err(String::new()),
+    match name {
         "tool_checks" => tool_checks(root, arg(0)),
         "wasm_instructions" => wasm_instructions(root),
         "js_prepare" => js_prepare(root),
@@ -621,9 +658,25 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
             )
             .map(|()| true)
         }
-        s => {
-            say(&format!("no step {s}"));
-            Err(format!("no step {s}"))
+        s => Err(format!("no step {s}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_usage_names_every_step_and_a_wrong_name_is_refused() {
+        for s in STEPS {
+            assert!(USAGE.contains(s), "{s} is not in the usage");
         }
+        let root = Path::new(".");
+        assert_eq!(
+            task(root, &["no_such".into()]),
+            Err("no step no_such".into())
+        );
+        assert_eq!(task(root, &["--help".into()]), Err(String::new()));
+        assert!(task(root, &[]).is_err());
     }
 }

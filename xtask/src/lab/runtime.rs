@@ -41,6 +41,8 @@ impl Runtime {
     /// The command that runs `program` here, criterion's results in `results`;
     /// `shim` is `scripts/node-wasi.mjs`.
     pub fn command(&self, program: &Path, results: &Path, shim: &Path) -> Command {
+        // wasmtime refuses to map a folder that does not exist.
+        let _ = std::fs::create_dir_all(results);
         match self {
             Runtime::Native => {
                 let mut c = Command::new(program);
