@@ -139,13 +139,13 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "docs",
-        about: "the Markdown files: relative links and anchors resolve, no tracker numbers or unnamed machines",
+        about: "the Markdown files: relative links and anchors resolve, no tracker numbers or unnamed machines; the entry-point table",
         usage: xtask::docs_check::USAGE,
         run: xtask::docs_check::task,
     },
     Task {
         name: "module-graph",
-        about: "the library's files and the files each uses; fails on a circle",
+        about: "a crate's files and the files each uses (--all: every crate root and the JavaScript package); fails on a circle",
         usage: xtask::module_graph::USAGE,
         run: xtask::module_graph::task,
     },
@@ -160,7 +160,7 @@ const TASKS: &[Task] = &[
 fn usage() -> String {
     let mut s = String::from("usage: cargo xtask TASK\n\ntasks:\n");
     for t in TASKS {
-        s += &format!("  {:<18}{}\n", t.name, t.about);
+        s += &format!("  {:<19}{}\n", t.name, t.about);
     }
     s + "\nEach tier shows every step's output, keeps it in target/test-logs/, and ends with\nthe steps' seconds and one line: `tests: N passed, M failed`."
 }
