@@ -1,5 +1,5 @@
-# Python with the PyPI package wasmtime, the release that scripts/lib.sh
-# (ensure_wasmtime_py) installs (48.0.0), from its manylinux wheel (which carries libwasmtime), pinned by hash:
+# Python with the PyPI package wasmtime, the release that `cargo xtask counts`
+# (ensure_wasmtime_py, xtask/src/lab/tools.rs) installs (48.0.0), from its manylinux wheel (which carries libwasmtime), pinned by hash:
 # scripts/wasm-count.py reads fuel and runs precompiled modules with it. The counts
 # are x86_64-linux only (callgrind of x86 code), and so is this wheel.
 {

@@ -11,7 +11,7 @@
 //! ```sh
 //! cargo build --release -p poseidon-benches --example dot_probe --target wasm32-wasip1
 //! wasmtime run target/wasm32-wasip1/release/examples/dot_probe.wasm [N]
-//! scripts/node-runner.sh target/wasm32-wasip1/release/examples/dot_probe.wasm [N]
+//! node --no-warnings scripts/node-wasi.mjs target/wasm32-wasip1/release/examples/dot_probe.wasm [N]
 //! ```
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

@@ -9,7 +9,7 @@
 //! ```sh
 //! cargo build --release -p poseidon-benches --example f64x2_probe --target wasm32-wasip1
 //! wasmtime run target/wasm32-wasip1/release/examples/f64x2_probe.wasm [N]
-//! scripts/node-runner.sh target/wasm32-wasip1/release/examples/f64x2_probe.wasm [N]
+//! node --no-warnings scripts/node-wasi.mjs target/wasm32-wasip1/release/examples/f64x2_probe.wasm [N]
 //! ```
 //! Built with `RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd"` the lanes use
 //! `f64x2.relaxed_madd` (run with `wasmtime run -W relaxed-simd=y`; Node 22+).

@@ -1,7 +1,7 @@
 //! Backend `upstream`: mina-poseidon's own sponge and permutation over
 //! mina-curves' `Fp`, from a proof-systems checkout, under the same IDs and
-//! workloads as ours. Compiled only in the crate that `scripts/lib.sh`
-//! (`upstream_lab`) generates under `target/` with path dependencies on the
+//! workloads as ours. Compiled only in the crate that `cargo xtask`
+//! (`xtask/src/lab/upstream.rs`) generates under `target/` with path dependencies on the
 //! checkout (`PROOF_SYSTEMS=/path/to/proof-systems`); the checkout is only read.
 //!
 //! Written against proof-systems 136c1df (`ArithmeticSponge`, `Sponge`,

@@ -262,7 +262,7 @@ pub fn rows(runtimes: &[(String, Rounds)], alpha: f64) -> Result<Vec<Row>, Strin
 /// Counts of both sides: `workload → metric → (base, head)`.
 pub type Counts = BTreeMap<String, BTreeMap<&'static str, (f64, f64)>>;
 
-/// Pairs two counts files (`bench-report counts` of each side). IDs are matched
+/// Pairs two counts files (`cargo xtask counts` of each side). IDs are matched
 /// as they are (the count program names upstream's workloads as the bench does).
 pub fn pair_counts(base: &Value, head: &Value) -> Result<Counts, String> {
     let (rb, rh) = (rows_of(base)?, rows_of(head)?);
