@@ -45,7 +45,7 @@ nodes: ## Install pinned Node 22, 24 and 26 under target/nodes/ (npm's node-linu
 	cargo xtask nodes
 
 setup: ## Install the toolchain (rustup), then what the tasks need: wasm targets, wasmtime, Debian's tools (what .ci/run does)
-	scripts/setup.sh
+	scripts/setup.sh && cargo xtask setup
 
 params: ## Regenerate the constant tables from Mina's rule
 	cargo xtask params

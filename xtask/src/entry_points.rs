@@ -51,11 +51,8 @@ fn recipes(makefile: &str) -> Vec<(String, String)> {
 fn apps(apps_nix: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = apps_nix
         .lines()
-        .filter_map(|l| {
-            let (name, rest) = l.trim().split_once(" = app \"")?;
-            Some((name.to_owned(), rest.split('"').next()?.to_owned()))
-        })
-        .map(|(name, _)| (name, "bench".to_owned()))
+        .filter_map(|l| l.trim().split_once(" = app \""))
+        .map(|(name, _)| (name.to_owned(), "bench".to_owned()))
         .collect();
     if apps_nix.contains("inherit counts;") {
         let task = apps_nix

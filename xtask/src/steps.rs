@@ -106,13 +106,12 @@ fn js_package(root: &Path, args: &[String]) -> Result<bool, String> {
         "{LOGS}/js-tests-{module}{}.tap",
         node_args.concat()
     ));
-    let tests: Vec<PathBuf> = io(&dir.join("test"), std::fs::read_dir(dir.join("test")))?
+    let mut tests: Vec<PathBuf> = io(&dir.join("test"), std::fs::read_dir(dir.join("test")))?
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
         .map(|p| p.strip_prefix(&dir).map(Path::to_owned).unwrap_or(p))
         .collect();
-    let mut tests = tests;
     tests.sort();
     let status = Command::new(node)
         .args(node_args)

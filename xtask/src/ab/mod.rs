@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use crate::lab::build::{executable, rendered_errors};
+use crate::lab::build::build;
 use crate::lab::runtime::Runtime;
 use crate::lab::tools::{on_path, say};
 
@@ -174,8 +174,7 @@ fn build_side(
         if ours {
             cmd.args(["-p", "poseidon-benches"]);
         }
-        cmd.arg("--message-format=json")
-            .arg("--manifest-path")
+        cmd.arg("--manifest-path")
             .arg(&manifest)
             .arg("--target-dir")
             .arg(work.join("target"))
@@ -183,19 +182,11 @@ fn build_side(
         if let Some(t) = target {
             cmd.args(["--target", t]);
         }
-        let o = cmd
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .map_err(|e| format!("cargo: {e}"))?;
-        let json = String::from_utf8_lossy(&o.stdout);
-        // The compiler's errors come in the JSON: shown as rustc shows them.
-        eprint!("{}", rendered_errors(&json));
-        let exe = executable(&json, kind)
-            .filter(|_| o.status.success())
-            .ok_or(format!(
-                "{side}: building the {what} for {} failed",
-                target.unwrap_or("the host")
-            ))?;
+        let exe = build(
+            cmd,
+            kind,
+            &format!("{side}'s {what} for {}", target.unwrap_or("the host")),
+        )?;
         std::fs::copy(&exe, bin.join(name)).map_err(|e| format!("{}: {e}", exe.display()))?;
     }
     Ok(bin)

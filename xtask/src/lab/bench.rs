@@ -105,63 +105,64 @@ fn runtimes(root: &Path, have_wide: bool) -> Result<Vec<Runtime>, String> {
 
 /// Builds what the runtimes run, from the checkout (and PROOF_SYSTEMS).
 fn build(root: &Path, rts: &[Runtime]) -> Result<Programs, String> {
-    let wide = rts.contains(&Runtime::WasmtimeWide);
     let mut p = Programs {
         report: report_binary(root)?,
         ..Programs::default()
     };
-    if let Some(ps) = var("PROOF_SYSTEMS") {
-        let ps = PathBuf::from(ps);
-        let lab = upstream_lab(root, &ps)?;
-        let commit = upstream_commit(&ps);
-        say(&format!(
-            "upstream: mina-poseidon from {} ({commit}), built by path in {}",
-            ps.display(),
-            lab.display()
-        ));
-        let mut flavors = vec![Flavor::Host, Flavor::Wasm];
-        if wide {
-            flavors.push(Flavor::Wide);
-        }
-        for f in flavors {
+    let mut flavors = vec![Flavor::Host, Flavor::Wasm];
+    if rts.contains(&Runtime::WasmtimeWide) {
+        flavors.push(Flavor::Wide);
+    }
+    let lab = match var("PROOF_SYSTEMS") {
+        Some(ps) => {
+            let ps = PathBuf::from(ps);
+            let lab = upstream_lab(root, &ps)?;
+            let commit = upstream_commit(&ps);
             say(&format!(
-                "building the benchmark with backend upstream for {}",
-                f.describe()
+                "upstream: mina-poseidon from {} ({commit}), built by path in {}",
+                ps.display(),
+                lab.display()
             ));
-            let bin = Some(upstream_binary(root, &lab, "lab", f)?);
-            match f {
-                Flavor::Host => p.native = bin,
-                Flavor::Wasm => p.wasm = bin,
-                Flavor::Wide => p.wide = bin,
-            }
+            p.upstream = Some((commit, ps.display().to_string()));
+            Some((ps, lab))
         }
+        None => {
+            say("PROOF_SYSTEMS not set: skipping upstream (set it to a proof-systems checkout to add mina-poseidon as backend upstream)");
+            None
+        }
+    };
+    for f in flavors {
+        let bin = Some(match &lab {
+            Some((_, lab)) => {
+                say(&format!(
+                    "building the benchmark with backend upstream for {}",
+                    f.describe()
+                ));
+                upstream_binary(root, lab, "lab", f)?
+            }
+            None => {
+                say(&format!("building the benchmark for {}", f.describe()));
+                bench_binary(root, f)?
+            }
+        });
+        match f {
+            Flavor::Host => p.native = bin,
+            Flavor::Wasm => p.wasm = bin,
+            Flavor::Wide => p.wide = bin,
+        }
+    }
+    if let Some((ps, lab)) = &lab {
         if lab.join("own/Cargo.toml").is_file() {
             say("building upstream's own poseidon_bench for the host and for wasm32-wasip1");
             p.own = Some((
-                upstream_binary(root, &lab, "own", Flavor::Host)?,
-                upstream_binary(root, &lab, "own", Flavor::Wasm)?,
+                upstream_binary(root, lab, "own", Flavor::Host)?,
+                upstream_binary(root, lab, "own", Flavor::Wasm)?,
             ));
         } else {
             say(&format!(
                 "no poseidon/benches/poseidon_bench.rs in {}: upstream's own benchmark skipped",
                 ps.display()
             ));
-        }
-        p.upstream = Some((commit, ps.display().to_string()));
-    } else {
-        say("PROOF_SYSTEMS not set: skipping upstream (set it to a proof-systems checkout to add mina-poseidon as backend upstream)");
-        let mut flavors = vec![Flavor::Host, Flavor::Wasm];
-        if wide {
-            flavors.push(Flavor::Wide);
-        }
-        for f in flavors {
-            say(&format!("building the benchmark for {}", f.describe()));
-            let bin = Some(bench_binary(root, f)?);
-            match f {
-                Flavor::Host => p.native = bin,
-                Flavor::Wasm => p.wasm = bin,
-                Flavor::Wide => p.wide = bin,
-            }
         }
     }
     Ok(p)

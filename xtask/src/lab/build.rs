@@ -79,7 +79,7 @@ impl Flavor {
 /// Runs a cargo build with `--message-format=json` and returns the executable of
 /// kind `kind`; cargo's progress goes to the terminal, the compiler's errors are
 /// shown as rustc renders them.
-fn build(mut cmd: Command, kind: &str, what: &str) -> Result<PathBuf, String> {
+pub fn build(mut cmd: Command, kind: &str, what: &str) -> Result<PathBuf, String> {
     let o = cmd
         .arg("--message-format=json")
         .stderr(Stdio::inherit())

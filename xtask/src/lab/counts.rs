@@ -580,7 +580,7 @@ pub(crate) fn count_side(
         native,
         wasm,
         python: ensure_wasmtime_py(root)?,
-        script: root.join("scripts/wasm-count.py"),
+        script: scripts(root).join("wasm-count.py"),
         valgrind: "valgrind".into(),
         work,
         kinds: Kind::ALL.to_vec(),

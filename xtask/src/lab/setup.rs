@@ -16,7 +16,7 @@ use super::tools::{
 };
 
 /// `cargo xtask setup --help`.
-pub const USAGE: &str = "usage: cargo xtask setup   (after scripts/setup.sh installed the toolchain; .ci/run runs both)";
+pub const USAGE: &str = "usage: cargo xtask setup   (after scripts/setup.sh installed the toolchain; make setup and .ci/run run both)";
 
 /// `cargo xtask setup`: Ok(false) never; a tool that cannot be had is a warning,
 /// except Rust's targets and wasmtime, which every tier needs.
