@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 pub mod ab;
 pub mod bmf;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(feature = "chart", not(target_arch = "wasm32")))]
 pub mod chart;
 pub mod counts;
 pub mod merge;

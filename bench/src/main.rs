@@ -231,7 +231,7 @@ fn run(mut a: Args) -> Result<(), String> {
 }
 
 /// Draws `DIR/report.svg` from `DIR/report.json` and, when there, `DIR/js-report.json`.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(feature = "chart", not(target_arch = "wasm32")))]
 fn write_chart(dir: &Path) -> Result<PathBuf, String> {
     use poseidon_benches::chart;
     let report = dir.join("report.json");
@@ -254,9 +254,9 @@ fn write_chart(dir: &Path) -> Result<PathBuf, String> {
     Ok(out)
 }
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(not(all(feature = "chart", not(target_arch = "wasm32"))))]
 fn write_chart(_: &Path) -> Result<PathBuf, String> {
-    Err("bench-report draws charts natively only".into())
+    Err("bench-report draws charts natively, with its feature chart (on by default)".into())
 }
 
 const CHART_USAGE: &str = "usage: bench-report chart [DIR]   (DIR/report.svg from DIR/report.json and, when there, DIR/js-report.json; DIR defaults to target/bench-report)";

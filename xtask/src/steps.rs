@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::lab::build::{
-    bench_binary, release_examples, upstream_binary, upstream_commit, upstream_lab, Flavor,
+    bench_binary, lab_programs, upstream_binary, upstream_commit, upstream_lab, Flavor,
 };
 use crate::lab::tools::{io, on_path, run, OFFLINE_NIX_CONFIG};
 use crate::lab::{js, nodes, runtime::node_runner, WASM};
@@ -55,7 +55,7 @@ fn tool_checks(root: &Path, runtime: &str) -> Result<bool, String> {
 /// `i64x2.mul` in the four-lane kernels, `relaxed_madd` only in the fma kernels,
 /// `i64.mul_wide_u` in the wide builds. On the wasip1 bench modules and the package's.
 fn wasm_instructions(root: &Path) -> Result<bool, String> {
-    release_examples(root, &["--example", "u29_probe"], Some(WASM))?;
+    lab_programs(root, &["--example", "u29_probe"], Some(WASM))?;
     let bench = bench_binary(root, Flavor::Wasm)?;
     let wide = bench_binary(root, Flavor::Wide)?;
     let pkg = root.join("target/js-package/dist");
@@ -518,7 +518,7 @@ fn examples(root: &Path, target: &[String]) -> Result<bool, String> {
 
 /// The lane probes (f64x2; i32x4.dot_i16x8_s) against ark-ff and the permutation.
 fn lane_probes(root: &Path) -> Result<bool, String> {
-    release_examples(
+    lab_programs(
         root,
         &["--example", "f64x2_probe", "--example", "dot_probe"],
         Some(WASM),

@@ -169,7 +169,8 @@ fn build_side(
         if what == "bench" {
             cmd.args(["bench", "--no-run", "--bench", "poseidon"]);
         } else {
-            cmd.args(["build", "--release", "--example", "count"]);
+            cmd.args(["build", "--example", "count"])
+                .args(crate::lab::build::PROFILE);
         }
         if ours {
             cmd.args(["-p", "poseidon-benches"]);

@@ -99,15 +99,23 @@ pub fn report_binary(root: &Path) -> Result<PathBuf, String> {
         return Ok(b.into());
     }
     say("building bench-report");
-    release_examples(root, &["--bin", "bench-report"], None)?;
+    lab_programs(root, &["--bin", "bench-report"], None)?;
     Ok(root.join("target/release/bench-report"))
 }
 
-/// `cargo build -q --release -p poseidon-benches TARGETS… [--target T]`: the lab's
-/// programs by name (`--example NAME`, `--bin NAME`).
-pub fn release_examples(root: &Path, targets: &[&str], target: Option<&str>) -> Result<(), String> {
+/// The cargo profile of every program the lab builds with `cargo build`: the
+/// benchmark's (`cargo bench`). The release profile has the same settings in
+/// Cargo.toml, but cargo keeps its artifacts apart by profile name: building the
+/// count program or a probe in release would compile every dependency again, once
+/// per target. Both profiles write to `target/[TRIPLE/]release/`.
+pub const PROFILE: [&str; 2] = ["--profile", "bench"];
+
+/// `cargo build -q --profile bench -p poseidon-benches TARGETS… [--target T]`: the
+/// lab's programs by name (`--example NAME`, `--bin NAME`).
+pub fn lab_programs(root: &Path, targets: &[&str], target: Option<&str>) -> Result<(), String> {
     let mut cmd = Command::new("cargo");
-    cmd.args(["build", "-q", "--release", "-p", "poseidon-benches"])
+    cmd.args(["build", "-q", "-p", "poseidon-benches"])
+        .args(PROFILE)
         .args(targets)
         .current_dir(root);
     if let Some(t) = target {
@@ -136,18 +144,12 @@ pub fn bench_binary(root: &Path, flavor: Flavor) -> Result<PathBuf, String> {
     )
 }
 
-/// The workspace's count program (example `count`, release), its executable.
+/// The workspace's count program (example `count`, [`PROFILE`]), its executable.
 pub fn count_binary(root: &Path, flavor: Flavor) -> Result<PathBuf, String> {
     let mut cmd = Command::new("cargo");
-    cmd.args([
-        "build",
-        "--release",
-        "-p",
-        "poseidon-benches",
-        "--example",
-        "count",
-    ])
-    .current_dir(root);
+    cmd.args(["build", "-p", "poseidon-benches", "--example", "count"])
+        .args(PROFILE)
+        .current_dir(root);
     flavor.apply(&mut cmd, root);
     build(
         cmd,
@@ -189,7 +191,7 @@ pub fn upstream_binary(
     if kind == "bench" {
         cmd.args(["bench", "--no-run"]);
     } else {
-        cmd.args(["build", "--release", "--example", "count"]);
+        cmd.args(["build", "--example", "count"]).args(PROFILE);
     }
     let target_dir = if flavor == Flavor::Wide {
         lab.join("target-wide")

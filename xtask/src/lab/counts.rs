@@ -391,7 +391,7 @@ fn counts(root: &Path, filter: &str, rounds: usize) -> Result<bool, String> {
             "rustc".into(),
             version_line("rustc", &["--version"], "unknown"),
         );
-        key.insert("profile".into(), "release".into());
+        key.insert("profile".into(), super::build::PROFILE[1].into());
         key.insert("rustflags".into(), native_rustflags());
         key.insert(
             "wasm_rustflags".into(),
