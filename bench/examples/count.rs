@@ -6,12 +6,15 @@
 //! for two values of K; the difference over the difference of K is the exact count
 //! per iteration, the same on every machine for the same binary.
 //!
-//! IDs: `Poseidon/permutation/B`, `Poseidon/poseidon_hash_kimchi/B`, `Field/mul/B`,
-//! `Field/square/B` for B every backend of the library's list
+//! IDs: `Poseidon/permutation/B`, `Poseidon/poseidon_hash_kimchi/B`,
+//! `Poseidon/hash/B/N` (a fresh sponge absorbs N elements and squeezes; `--list`
+//! names N = 2, any N counts), `Field/mul/B`, `Field/square/B` for B every
+//! backend of the library's list
 //! (`poseidon::backend::NAMES`; u52 only where AVX-512 IFMA
 //! runs: under valgrind it never does, and a count of its fallback would carry its
 //! name); built in the upstream lab (feature "upstream"), also
-//! `Poseidon/permutation/upstream` and `Poseidon/poseidon_hash_kimchi/upstream`.
+//! `Poseidon/permutation/upstream`, `Poseidon/poseidon_hash_kimchi/upstream` and
+//! `Poseidon/hash/upstream/N`.
 //! `count --list` prints them.
 
 use std::hint::black_box;
@@ -29,12 +32,17 @@ mod fixed;
 #[path = "../benches/upstream/count.rs"]
 mod upstream;
 
-const BODIES: [&str; 4] = [
+const BODIES: [&str; 5] = [
     "Poseidon/permutation",
     "Poseidon/poseidon_hash_kimchi",
+    "Poseidon/hash",
     "Field/mul",
     "Field/square",
 ];
+
+/// The hash length `--list` names (the benchmark's `Poseidon/hash/B/2`: what a
+/// Merkle tree's node costs).
+const LISTED_HASH: usize = 2;
 
 fn window<R>(f: impl FnOnce() -> R) -> R {
     std::thread::yield_now();
@@ -67,6 +75,22 @@ fn hash_chain_k<B: Backend>(k: u64) -> Fp {
     digest
 }
 
+/// `hash/B/n` K times: a fresh sponge per hash, as `poseidon::hash` (the
+/// benchmark's inputs); the digests chained through the first input, so that no
+/// hash can be skipped.
+fn hash_k<B: Backend>(k: u64, n: usize) -> Fp {
+    let mut xs = fixed::inputs(n);
+    window(|| {
+        for _ in 0..k {
+            let d = poseidon::hash_with::<Fp, B>(ParamSet::Kimchi, black_box(&xs));
+            if let Some(x) = xs.first_mut() {
+                *x = d;
+            }
+        }
+    });
+    poseidon::hash_with::<Fp, B>(ParamSet::Kimchi, &xs)
+}
+
 fn field_k<B: Backend>(k: u64, square: bool) -> Fp {
     let x = fixed::inputs(2);
     let (mut acc, y) = (B::Fp::from_field(x[0]), B::Fp::from_field(x[1]));
@@ -82,13 +106,25 @@ fn field_k<B: Backend>(k: u64, square: bool) -> Fp {
     acc.to_field()
 }
 
-fn run<B: Backend>(body: &str, k: u64) -> Fp {
+fn run<B: Backend>(body: &str, n: usize, k: u64) -> Fp {
     match body {
         "Poseidon/permutation" => permutation_k::<B>(k),
         "Poseidon/poseidon_hash_kimchi" => hash_chain_k::<B>(k),
+        "Poseidon/hash" => hash_k::<B>(k, n),
         "Field/mul" => field_k::<B>(k, false),
         _ => field_k::<B>(k, true),
     }
+}
+
+/// `(body, backend, n)` of an ID: `BODY/B`, or `Poseidon/hash/B/N` (n = N; 0
+/// for the other bodies).
+fn parse_id(id: &str) -> Option<(&str, &str, usize)> {
+    if let Some(rest) = id.strip_prefix("Poseidon/hash/") {
+        let (backend, n) = rest.split_once('/')?;
+        return Some(("Poseidon/hash", backend, n.parse().ok()?));
+    }
+    let (body, backend) = id.rsplit_once('/')?;
+    (BODIES.contains(&body) && body != "Poseidon/hash").then_some((body, backend, 0))
 }
 
 /// Whether the `u52` backend runs its own (IFMA) path here.
@@ -103,12 +139,17 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--list") {
         for b in BODIES {
+            let suffix = if b == "Poseidon/hash" {
+                format!("/{LISTED_HASH}")
+            } else {
+                String::new()
+            };
             for backend in NAMES {
-                println!("{b}/{backend}");
+                println!("{b}/{backend}{suffix}");
             }
             #[cfg(feature = "upstream")]
             if upstream::BODIES.contains(&b) {
-                println!("{b}/upstream");
+                println!("{b}/upstream{suffix}");
             }
         }
         return ExitCode::SUCCESS;
@@ -118,7 +159,7 @@ fn main() -> ExitCode {
         eprintln!("{usage}");
         return ExitCode::from(2);
     };
-    let Some((body, backend)) = id.rsplit_once('/').filter(|(b, _)| BODIES.contains(b)) else {
+    let Some((body, backend, n)) = parse_id(id) else {
         eprintln!("count: unknown benchmark {id}; {usage}");
         return ExitCode::from(2);
     };
@@ -129,12 +170,12 @@ fn main() -> ExitCode {
     let mut digest = None;
     poseidon::for_each_backend!(|name, B| {
         if name == backend {
-            digest = Some(run::<B>(body, k));
+            digest = Some(run::<B>(body, n, k));
         }
     });
     #[cfg(feature = "upstream")]
     if backend == "upstream" {
-        digest = upstream::run(body, k, |f| window(f));
+        digest = upstream::run(body, n, k, |f| window(f));
         if digest.is_none() {
             eprintln!("count: {id}: upstream has no such body");
             return ExitCode::from(2);

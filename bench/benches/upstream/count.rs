@@ -1,8 +1,9 @@
 //! Backend `upstream` in the count program (`bench/examples/count.rs`), built
 //! with feature "upstream" in the crate that `cargo xtask upstream-lab` writes:
-//! mina-poseidon's permutation and sponge chain, on the inputs and between the
-//! markers of ours, so that `Poseidon/permutation/upstream` and
-//! `Poseidon/poseidon_hash_kimchi/upstream` are counted as ours are.
+//! mina-poseidon's permutation, sponge chain and hash of n elements, on the
+//! inputs and between the markers of ours, so that `Poseidon/permutation/upstream`,
+//! `Poseidon/poseidon_hash_kimchi/upstream` and `Poseidon/hash/upstream/N` are
+//! counted as ours are.
 
 use std::hint::black_box;
 
@@ -17,7 +18,11 @@ use poseidon::Fp;
 use super::fixed;
 
 /// The bodies upstream has (its permutation and its sponge; no field operations).
-pub const BODIES: [&str; 2] = ["Poseidon/permutation", "Poseidon/poseidon_hash_kimchi"];
+pub const BODIES: [&str; 3] = [
+    "Poseidon/permutation",
+    "Poseidon/poseidon_hash_kimchi",
+    "Poseidon/hash",
+];
 
 fn to_up(x: Fp) -> UpFp {
     UpFp::from_le_bytes_mod_order(&x.into_bigint().to_bytes_le())
@@ -29,7 +34,7 @@ fn from_up(x: UpFp) -> Fp {
 
 /// The body K times between the count program's markers (`window`), then the
 /// digest (as ours); None for a body upstream lacks.
-pub fn run(body: &str, k: u64, window: fn(&mut dyn FnMut())) -> Option<Fp> {
+pub fn run(body: &str, n: usize, k: u64, window: fn(&mut dyn FnMut())) -> Option<Fp> {
     let params = fp_kimchi::static_params();
     match body {
         "Poseidon/permutation" => {
@@ -55,6 +60,25 @@ pub fn run(body: &str, k: u64, window: fn(&mut dyn FnMut())) -> Option<Fp> {
                 }
             });
             Some(from_up(digest))
+        }
+        "Poseidon/hash" => {
+            // As the benchmark's hash/upstream/N and ours: a fresh sponge per hash,
+            // the digests chained through the first input.
+            let hash = |xs: &[UpFp]| {
+                let mut s = ArithmeticSponge::<UpFp, Kimchi, FULL_ROUNDS>::new(params);
+                s.absorb(xs);
+                s.squeeze()
+            };
+            let mut xs: Vec<UpFp> = fixed::inputs(n).into_iter().map(to_up).collect();
+            window(&mut || {
+                for _ in 0..k {
+                    let d = hash(black_box(&xs));
+                    if let Some(x) = xs.first_mut() {
+                        *x = d;
+                    }
+                }
+            });
+            Some(from_up(hash(&xs)))
         }
         _ => None,
     }

@@ -3,21 +3,23 @@
 
 use serde_json::Value;
 
-use super::{json_report, markdown_report, pair_counts, read_rounds, rows, Counts};
+use super::{json_report, markdown_report, pair_counts, read_rounds, table, Counts, Settings};
 
 /// `bench-report ab --help`.
 pub const USAGE: &str =
     "usage: bench-report ab --criterion DIR [--out DIR] [--counts-base FILE --counts-head FILE]
-                       [--alpha A] [--env KEY=VALUE]...
+                       [--fdr Q] [--margin PCT] [--env KEY=VALUE]...
 HEAD against BASE from DIR/RUNTIME/ (criterion baselines base@R and head@R, written
 by cargo xtask ab): ab.md (also printed), ab.json and ab.bmf.json (HEAD in the
-Bencher Metric Format) in --out (default target/ab). A: the family-wise error rate
-of the table's verdicts (default 0.05).";
+Bencher Metric Format) in --out (default target/ab). Q: the false-discovery rate of
+the calls faster/slower (Benjamini-Hochberg; default 0.05: with no true change, at
+most 1 table in 20 shows one). PCT: the equivalence margin of `same` (default 3).";
 
 /// `bench-report ab`.
 pub fn cli(args: &[String]) -> Result<bool, String> {
     let (mut criterion, mut out) = (None, std::path::PathBuf::from("target/ab"));
-    let (mut cb, mut ch, mut alpha, mut env) = (None, None, 0.05, Vec::new());
+    let (mut cb, mut ch, mut env) = (None, None, Vec::new());
+    let mut settings = Settings::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -27,13 +29,24 @@ pub fn cli(args: &[String]) -> Result<bool, String> {
             "--out" => out = value()?.into(),
             "--counts-base" => cb = Some(value()?),
             "--counts-head" => ch = Some(value()?),
-            "--alpha" => {
+            "--fdr" => {
                 let v = value()?;
-                alpha = v
+                settings.fdr = v
                     .parse()
                     .ok()
                     .filter(|a: &f64| *a > 0.0 && *a < 1.0)
-                    .ok_or(format!("--alpha: {v} is not between 0 and 1"))?;
+                    .ok_or(format!("--fdr: {v} is not between 0 and 1"))?;
+            }
+            "--margin" => {
+                let v = value()?;
+                settings.margin = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|m| *m > 0.0 && *m < 100.0)
+                    .ok_or(format!(
+                        "--margin: {v} is not a percentage between 0 and 100"
+                    ))?
+                    / 100.0;
             }
             "--env" => {
                 let v = value()?;
@@ -58,7 +71,7 @@ pub fn cli(args: &[String]) -> Result<bool, String> {
             runtimes.push((rt, read_rounds(&p)?));
         }
     }
-    let rows = rows(&runtimes, alpha)?;
+    let t = table(&runtimes, settings)?;
     let counts = match (cb, ch) {
         (Some(b), Some(h)) => {
             let read = |f: &str| -> Result<Value, String> {
@@ -70,7 +83,7 @@ pub fn cli(args: &[String]) -> Result<bool, String> {
         (None, None) => Counts::new(),
         _ => return Err("--counts-base and --counts-head go together".into()),
     };
-    let md = markdown_report(&rows, &counts, alpha, &env);
+    let md = markdown_report(&t, &counts, &env);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let write = |name: &str, text: String| {
         let p = out.join(name);
@@ -78,10 +91,10 @@ pub fn cli(args: &[String]) -> Result<bool, String> {
     };
     write("ab.md", md.clone())?;
     let pretty = |v: &Value| serde_json::to_string_pretty(v).expect("JSON values serialise") + "\n";
-    write("ab.json", pretty(&json_report(&rows, &counts, alpha, &env)))?;
+    write("ab.json", pretty(&json_report(&t, &counts, &env)))?;
     write(
         "ab.bmf.json",
-        pretty(&crate::bmf::of_ab(&rows, &counts, "head")),
+        pretty(&crate::bmf::of_ab(&t.rows, &counts, "head")),
     )?;
     print!("{md}");
     println!("\nwrote {}/ab.md, ab.json and ab.bmf.json", out.display());

@@ -3,22 +3,11 @@
 //! `cargo xtask ab` runs two builds (BASE and HEAD) on every runtime in rounds,
 //! alternating which side goes first (BASE HEAD, HEAD BASE, …), and criterion saves
 //! each run as baseline `base@R` or `head@R` under `<criterion>/<runtime>/`. Here,
-//! per runtime and workload:
-//!
-//! - each round gives one paired ratio HEAD/BASE of criterion's medians; the rounds
-//!   are the unit of the statistics, so drift between rounds (a noisy neighbour, a
-//!   clock that changes) widens the interval instead of hiding in it;
-//! - the ratio shown is the geometric mean of the rounds' ratios, with a Student-t
-//!   interval on their logarithms;
-//! - the table compares many rows at once, so each row's interval is at confidence
-//!   1 − α/m (Bonferroni, m rows, α = 0.05 by default): an A/A comparison of two
-//!   identical builds then gives a false verdict in at most 5% of runs, all rows
-//!   together (the simulation in the tests checks this);
-//! - verdict `faster` when the whole interval is below 1, `slower` above 1, `same`
-//!   ("no difference detected at this noise") when it holds 1.
-//!
-//! Counts (`cargo xtask counts` of each side) are exact: their difference needs no
-//! interval.
+//! per runtime and workload, a row: the rounds' paired ratios, their geometric
+//! mean and interval, and a verdict on time ([`stats`]: Benjamini–Hochberg over
+//! the table's rows, equivalence margin, the change a row could have detected);
+//! and, from the count program's exact counts of both sides, a verdict on the
+//! work (`more`, `less`, `equal`), which needs no interval.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -29,135 +18,32 @@ use crate::counts::{rows_of, Kind};
 use crate::{compare_ids, format_ns, markdown, read_estimate, runtime_order};
 
 pub mod cli;
+pub mod stats;
+
+pub use stats::{bh_count, ratio_interval, row_alpha, t_cdf, t_quantile, verdict, Paired, Verdict};
 
 /// The two sides.
 pub const SIDES: [&str; 2] = ["base", "head"];
 
-/// `ln Γ(x)` for x > 0 (Lanczos, g = 7, nine terms; relative error below 1e-13).
-fn ln_gamma(x: f64) -> f64 {
-    const G: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
-        1.505_632_735_149_311_6e-7,
-    ];
-    if x < 0.5 {
-        // Reflection: Γ(x) Γ(1 − x) = π / sin(πx).
-        return (std::f64::consts::PI / (std::f64::consts::PI * x).sin()).ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let t = x + 7.5;
-    let series = G[1..]
-        .iter()
-        .enumerate()
-        .fold(G[0], |s, (i, g)| s + g / (x + i as f64 + 1.0));
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + series.ln()
+/// How the table decides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// The false-discovery rate of the calls `faster`/`slower` (Benjamini–Hochberg);
+    /// with no true change anywhere, the chance that a table shows any such call.
+    pub fdr: f64,
+    /// The equivalence margin: `same` only when the interval lies within 1 ± margin.
+    pub margin: f64,
+    /// The power at which an inconclusive row's detectable change is stated.
+    pub power: f64,
 }
 
-/// The continued fraction of the regularized incomplete beta function (modified
-/// Lentz), valid for x < (a + 1) / (a + b + 2).
-fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
-    const TINY: f64 = 1e-300;
-    let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
-    let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    d = 1.0 / if d.abs() < TINY { TINY } else { d };
-    let mut h = d;
-    for m in 1..=300 {
-        let m = m as f64;
-        let m2 = 2.0 * m;
-        for aa in [
-            m * (b - m) * x / ((qam + m2) * (a + m2)),
-            -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)),
-        ] {
-            d = 1.0 + aa * d;
-            d = 1.0 / if d.abs() < TINY { TINY } else { d };
-            c = 1.0 + aa / c;
-            c = if c.abs() < TINY { TINY } else { c };
-            h *= d * c;
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            fdr: 0.05,
+            margin: 0.03,
+            power: 0.8,
         }
-        if (d * c - 1.0).abs() < 1e-15 {
-            break;
-        }
-    }
-    h
-}
-
-/// The regularized incomplete beta function I_x(a, b).
-fn incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
-    if x <= 0.0 {
-        return 0.0;
-    }
-    if x >= 1.0 {
-        return 1.0;
-    }
-    let front =
-        (ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln()).exp();
-    if x < (a + 1.0) / (a + b + 2.0) {
-        front * beta_fraction(a, b, x) / a
-    } else {
-        1.0 - front * beta_fraction(b, a, 1.0 - x) / b
-    }
-}
-
-/// P(T ≤ t) for Student's t with `df` degrees of freedom.
-pub fn t_cdf(t: f64, df: f64) -> f64 {
-    let tail = 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
-    if t >= 0.0 {
-        1.0 - tail
-    } else {
-        tail
-    }
-}
-
-/// The p-quantile of Student's t with `df` degrees of freedom (0.5 < p < 1).
-pub fn t_quantile(p: f64, df: f64) -> f64 {
-    let (mut lo, mut hi) = (0.0, 1.0);
-    while t_cdf(hi, df) < p {
-        hi *= 2.0;
-    }
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if t_cdf(mid, df) < p {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
-}
-
-/// The geometric mean of HEAD/BASE over paired rounds, with its interval at
-/// confidence `1 - alpha` (two-sided): `(ratio, low, high)`.
-pub fn ratio_interval(base: &[f64], head: &[f64], alpha: f64) -> Result<(f64, f64, f64), String> {
-    let n = base.len();
-    if n != head.len() || n < 2 {
-        return Err(format!(
-            "{} BASE and {} HEAD rounds: paired rounds, two at least, are needed",
-            n,
-            head.len()
-        ));
-    }
-    let logs: Vec<f64> = base.iter().zip(head).map(|(b, h)| (h / b).ln()).collect();
-    let mean = logs.iter().sum::<f64>() / n as f64;
-    let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let half = t_quantile(1.0 - alpha / 2.0, (n - 1) as f64) * (var / n as f64).sqrt();
-    Ok((mean.exp(), (mean - half).exp(), (mean + half).exp()))
-}
-
-/// The verdict of an interval of HEAD/BASE.
-pub fn verdict(low: f64, high: f64) -> &'static str {
-    if high < 1.0 {
-        "faster"
-    } else if low > 1.0 {
-        "slower"
-    } else {
-        "same"
     }
 }
 
@@ -195,25 +81,46 @@ pub struct Row {
     pub runtime: String,
     /// Criterion's ID of the workload.
     pub workload: String,
-    /// Median over the rounds of BASE's medians, ns.
+    /// BASE's time: the geometric mean of its rounds' medians, ns.
     pub base_ns: f64,
-    /// The same for HEAD.
+    /// HEAD's, the same way (so HEAD/BASE of these two is `ratio`).
     pub head_ns: f64,
     /// HEAD/BASE: the geometric mean of the rounds' ratios.
     pub ratio: f64,
-    /// The interval of the ratio.
+    /// The interval of the ratio (at the table's row confidence).
     pub low: f64,
     /// Its upper end.
     pub high: f64,
-    /// `faster`, `slower` or `same`.
-    pub verdict: &'static str,
+    /// The two-sided p-value of "no change".
+    pub p: f64,
+    /// The verdict on time.
+    pub verdict: Verdict,
+    /// The change this row would call with the table's power (a fraction).
+    pub detectable: f64,
     /// Paired rounds.
     pub rounds: usize,
 }
 
-/// The rows, from `(runtime, its rounds)`; `alpha` is the family-wise error rate.
-pub fn rows(runtimes: &[(String, Rounds)], alpha: f64) -> Result<Vec<Row>, String> {
-    // (runtime, workload, paired base and head medians)
+/// The rows and how they were decided.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Sorted by runtime, then workload.
+    pub rows: Vec<Row>,
+    /// The settings.
+    pub settings: Settings,
+    /// Rows called `faster` or `slower` (Benjamini–Hochberg).
+    pub called: usize,
+    /// The level of every row's interval: `max(called, 1)·fdr/m`.
+    pub row_alpha: f64,
+}
+
+fn geometric_mean(xs: &[f64]) -> f64 {
+    (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp()
+}
+
+/// The table, from `(runtime, its rounds)`.
+pub fn table(runtimes: &[(String, Rounds)], settings: Settings) -> Result<Table, String> {
+    // (runtime, workload, its pairing, both sides' medians)
     let mut paired = Vec::new();
     for (rt, rounds) in runtimes {
         for ((workload, side), base) in rounds {
@@ -223,40 +130,50 @@ pub fn rows(runtimes: &[(String, Rounds)], alpha: f64) -> Result<Vec<Row>, Strin
             let Some(head) = rounds.get(&(workload.clone(), "head".to_owned())) else {
                 continue;
             };
-            let both: Vec<(f64, f64)> = base
+            let (b, h): (Vec<f64>, Vec<f64>) = base
                 .iter()
                 .filter_map(|(r, b)| Some((*b, *head.get(r)?)))
-                .collect();
-            paired.push((rt.clone(), workload.clone(), both));
+                .unzip();
+            let p = Paired::new(&b, &h).map_err(|e| format!("{rt} {workload}: {e}"))?;
+            paired.push((rt.clone(), workload.clone(), p, b, h));
         }
     }
     if paired.is_empty() {
         return Err("no workload measured on both sides".into());
     }
-    let m = paired.len() as f64;
-    let mut out = Vec::new();
-    for (runtime, workload, both) in paired {
-        let (b, h): (Vec<f64>, Vec<f64>) = both.iter().copied().unzip();
-        let (ratio, low, high) =
-            ratio_interval(&b, &h, alpha / m).map_err(|e| format!("{runtime} {workload}: {e}"))?;
-        out.push(Row {
-            base_ns: crate::median(b.clone()),
-            head_ns: crate::median(h),
-            ratio,
-            low,
-            high,
-            verdict: verdict(low, high),
-            rounds: b.len(),
-            runtime,
-            workload,
-        });
-    }
-    out.sort_by(|a, b| {
+    let ps: Vec<f64> = paired.iter().map(|x| x.2.p_value()).collect();
+    let called = bh_count(&ps, settings.fdr);
+    let alpha = row_alpha(called, paired.len(), settings.fdr);
+    let mut rows: Vec<Row> = paired
+        .into_iter()
+        .map(|(runtime, workload, p, b, h)| {
+            let (low, high) = p.interval(alpha);
+            Row {
+                base_ns: geometric_mean(&b),
+                head_ns: geometric_mean(&h),
+                ratio: p.ratio(),
+                low,
+                high,
+                p: p.p_value(),
+                verdict: verdict(low, high, settings.margin),
+                detectable: p.detectable(alpha, settings.power),
+                rounds: p.n,
+                runtime,
+                workload,
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| {
         runtime_order(&a.runtime)
             .cmp(&runtime_order(&b.runtime))
             .then(compare_ids(&a.workload, &b.workload))
     });
-    Ok(out)
+    Ok(Table {
+        rows,
+        settings,
+        called,
+        row_alpha: alpha,
+    })
 }
 
 /// Counts of both sides: `workload → metric → (base, head)`.
@@ -283,13 +200,75 @@ pub fn pair_counts(base: &Value, head: &Value) -> Result<Counts, String> {
 }
 
 /// Which count a runtime's row shows (natively the x86 instructions; in Wasm the
-/// operators, and under wasmtime its compiled instructions too).
+/// operators, and under wasmtime its compiled instructions too). The first decides
+/// the row's percentage.
 pub fn metrics_of(runtime: &str) -> &'static [&'static str] {
     match runtime {
         "native" => &["native_instructions"],
         "wasmtime" => &["wasm_operators", "wasmtime_instructions"],
         _ => &["wasm_operators"],
     }
+}
+
+/// A row's verdict on work, from its runtime's counts of both sides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Work {
+    /// Every count of the row identical.
+    Equal,
+    /// Every count that changed went up; the change of the row's first count, %.
+    More(f64),
+    /// Every count that changed went down; the same %.
+    Less(f64),
+    /// Some counts up, some down.
+    Mixed,
+}
+
+impl Work {
+    /// The word in ab.json.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Work::Equal => "equal",
+            Work::More(_) => "more",
+            Work::Less(_) => "less",
+            Work::Mixed => "mixed",
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Work::More(pct) | Work::Less(pct) => format!("{} ({pct:+.3}%)", self.as_str()),
+            w => w.as_str().into(),
+        }
+    }
+}
+
+/// The work verdict of a row, or None where its workload or runtime was not counted.
+pub fn work_of(runtime: &str, workload: &str, counts: &Counts) -> Option<Work> {
+    let c = counts.get(workload)?;
+    let pairs: Vec<(f64, f64)> = metrics_of(runtime)
+        .iter()
+        .filter_map(|k| c.get(k).copied())
+        .collect();
+    let (b0, h0) = *pairs.first()?;
+    let pct = 100.0 * (h0 - b0) / b0;
+    let (up, down) = (
+        pairs.iter().any(|(b, h)| h > b),
+        pairs.iter().any(|(b, h)| h < b),
+    );
+    Some(match (up, down) {
+        (false, false) => Work::Equal,
+        (true, false) => Work::More(pct),
+        (false, true) => Work::Less(pct),
+        (true, true) => Work::Mixed,
+    })
+}
+
+/// Whether any count of any workload differs between the sides.
+pub fn arithmetic_changed(counts: &Counts) -> bool {
+    counts
+        .values()
+        .flat_map(|m| m.values())
+        .any(|(b, h)| b != h)
 }
 
 /// A count per iteration: a whole number, or (data-dependent code, where the
@@ -328,23 +307,79 @@ fn change(b: f64, h: f64) -> String {
     }
 }
 
-/// `ab.md`: the header lines (commits, tools, machine) then one table.
-pub fn markdown_report(
-    rows: &[Row],
-    counts: &Counts,
-    alpha: f64,
-    env: &[(String, String)],
-) -> String {
-    let m = rows.len();
+fn percent(x: f64) -> String {
+    let p = 100.0 * x;
+    if p < 10.0 {
+        format!("{p:.1}%")
+    } else {
+        format!("{p:.0}%")
+    }
+}
+
+/// A row's time verdict as the table shows it.
+fn verdict_text(r: &Row, margin: f64) -> String {
+    match r.verdict {
+        Verdict::Same => format!("same (±{})", percent(margin)),
+        Verdict::Inconclusive => format!("inconclusive (sees ±{})", percent(r.detectable)),
+        v => v.as_str().into(),
+    }
+}
+
+/// The summary lines under the table: the time verdicts counted, and whether the
+/// arithmetic changed.
+pub fn summary(t: &Table, counts: &Counts) -> Vec<String> {
+    let n = |v: Verdict| t.rows.iter().filter(|r| r.verdict == v).count();
+    let mut lines = vec![format!(
+        "Time: {} slower, {} faster, {} same (within ±{}), {} inconclusive, of {} rows.",
+        n(Verdict::Slower),
+        n(Verdict::Faster),
+        n(Verdict::Same),
+        percent(t.settings.margin),
+        n(Verdict::Inconclusive),
+        t.rows.len()
+    )];
+    if counts.is_empty() {
+        lines.push("Work: not counted.".into());
+    } else if arithmetic_changed(counts) {
+        let changed: Vec<String> = counts
+            .iter()
+            .filter(|(_, m)| m.values().any(|(b, h)| b != h))
+            .map(|(id, m)| {
+                let each: Vec<String> = m
+                    .iter()
+                    .map(|(k, (b, h))| format!("{k} {:+.3}%", 100.0 * (h - b) / b))
+                    .collect();
+                format!("{id} ({})", each.join(", "))
+            })
+            .collect();
+        lines.push(format!(
+            "Work: the arithmetic changed: {}.",
+            changed.join("; ")
+        ));
+    } else {
+        lines.push(format!(
+            "Work: equal: every count of the {} counted workloads is the same on both sides.",
+            counts.len()
+        ));
+    }
+    lines
+}
+
+/// `ab.md`: the header lines (commits, tools, machine), the table, the summary.
+pub fn markdown_report(t: &Table, counts: &Counts, env: &[(String, String)]) -> String {
+    let m = t.rows.len();
     let mut md = String::from("# HEAD against BASE\n\n");
     for (k, v) in env {
         md += &format!("- {k}: {v}\n");
     }
-    let rounds = rows.iter().map(|r| r.rounds).min().unwrap_or(0);
+    let rounds = t.rows.iter().map(|r| r.rounds).min().unwrap_or(0);
     md += &format!(
-        "- {rounds} paired rounds, sides alternating first; each interval at {:.2}% ({m} rows, Bonferroni: {:.0}% for the table together)\n\n",
-        100.0 * (1.0 - alpha / m as f64),
-        100.0 * (1.0 - alpha)
+        "- {rounds} paired rounds, sides alternating first; calls by Benjamini–Hochberg at a false-discovery rate of {} over {m} rows ({} called), each interval at {:.2}%; `same` when the interval lies within ±{}; `inconclusive` rows state the change they would see {:.0} times in 100\n\n",
+        percent(t.settings.fdr),
+        t.called,
+        100.0 * (1.0 - t.row_alpha),
+        percent(t.settings.margin),
+        100.0 * t.settings.power,
     );
     let header: Vec<String> = [
         "runtime",
@@ -353,12 +388,14 @@ pub fn markdown_report(
         "HEAD",
         "HEAD/BASE",
         "interval",
-        "verdict",
+        "time",
+        "work",
         "counts BASE → HEAD",
     ]
     .map(String::from)
     .to_vec();
-    let body: Vec<Vec<String>> = rows
+    let body: Vec<Vec<String>> = t
+        .rows
         .iter()
         .map(|r| {
             let c = counts.get(&r.workload);
@@ -381,7 +418,8 @@ pub fn markdown_report(
                 format_ns(r.head_ns),
                 format!("{:.3}×", r.ratio),
                 format!("{:.3}–{:.3}", r.low, r.high),
-                r.verdict.to_owned(),
+                verdict_text(r, t.settings.margin),
+                work_of(&r.runtime, &r.workload, counts).map_or("—".into(), Work::text),
                 if counted.is_empty() {
                     "—".into()
                 } else {
@@ -399,34 +437,55 @@ pub fn markdown_report(
     } else {
         ""
     };
-    md + &markdown(&header, &body) + note
+    md + &markdown(&header, &body) + "\n" + &summary(t, counts).join("  \n") + "\n" + note
 }
 
-/// `ab.json`: `rows` (with `counts` per row), the environment, the confidence.
-pub fn json_report(rows: &[Row], counts: &Counts, alpha: f64, env: &[(String, String)]) -> Value {
+/// `ab.json`: `rows` (with `counts`, `work` and the change per row), the
+/// environment, how the verdicts were reached, and whether the arithmetic changed.
+pub fn json_report(t: &Table, counts: &Counts, env: &[(String, String)]) -> Value {
     let env: serde_json::Map<String, Value> =
         env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-    let rows: Vec<Value> = rows
+    let rows: Vec<Value> = t
+        .rows
         .iter()
         .map(|r| {
             let c: serde_json::Map<String, Value> = counts
                 .get(&r.workload)
                 .into_iter()
                 .flatten()
-                .map(|(k, (b, h))| (k.to_string(), json!({"base": b, "head": h})))
+                .map(|(k, (b, h))| {
+                    (
+                        k.to_string(),
+                        json!({"base": b, "head": h, "change_pct": 100.0 * (h - b) / b}),
+                    )
+                })
                 .collect();
+            let work = work_of(&r.runtime, &r.workload, counts);
             json!({
                 "runtime": r.runtime, "workload": r.workload,
                 "base_ns": r.base_ns, "head_ns": r.head_ns,
-                "ratio": r.ratio, "low": r.low, "high": r.high,
-                "verdict": r.verdict, "rounds": r.rounds, "counts": c,
+                "ratio": r.ratio, "low": r.low, "high": r.high, "p": r.p,
+                "verdict": r.verdict.as_str(), "detectable": r.detectable,
+                "rounds": r.rounds, "counts": c,
+                "work": work.map(Work::as_str),
+                "work_change_pct": match work {
+                    Some(Work::More(p) | Work::Less(p)) => json!(p),
+                    Some(Work::Equal) => json!(0.0),
+                    _ => Value::Null,
+                },
             })
         })
         .collect();
     json!({
         "env": env,
-        "family_wise_alpha": alpha,
-        "row_confidence": 1.0 - alpha / rows.len().max(1) as f64,
+        "procedure": "Benjamini-Hochberg over the rows; intervals at 1 - max(called, 1) * fdr / rows (Benjamini-Yekutieli)",
+        "fdr": t.settings.fdr,
+        "margin": t.settings.margin,
+        "power": t.settings.power,
+        "called": t.called,
+        "row_confidence": 1.0 - t.row_alpha,
+        "arithmetic_changed": (!counts.is_empty()).then(|| arithmetic_changed(counts)),
+        "summary": summary(t, counts),
         "rows": rows,
     })
 }

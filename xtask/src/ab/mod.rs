@@ -26,40 +26,50 @@ use crate::lab::runtime::Runtime;
 use crate::lab::tools::{on_path, say};
 
 /// `cargo xtask ab --help`.
-pub const USAGE: &str =
-    "usage: cargo xtask ab --base SIDE --head SIDE [--rounds N] [--runtimes LIST]
-                     [--workloads REGEX] [--criterion ARGS] [--no-counts] [--out DIR]
+pub const USAGE: &str = "usage: cargo xtask ab --base SIDE --head SIDE [--minutes M | --rounds N]
+                     [--runtimes LIST] [--workloads REGEX] [--criterion ARGS]
+                     [--fdr Q] [--margin PCT] [--no-counts] [--out DIR]
 SIDE: a proof-systems checkout (DIR, its files as they are) or DIR@REV (a revision,
 extracted with git archive); the checkout is only read. (make ab BASE=… HEAD=…)
 Or both sides this repository: @REV, and @ for the working tree (the default HEAD
-when BASE is @REV): our backends' permutation and hash chain, counted too.
-  --rounds N        paired rounds per runtime (default 6; at least 3)
+when BASE is @REV): our backends' permutation and hash of 2, counted too.
+  --minutes M       the rounds' time budget (default 12): after two rounds, as many
+                    more as fit, an even number from 4 to 60
+  --rounds N        paired rounds per runtime instead (even, at least 4)
   --runtimes LIST   e.g. \"native wasmtime node24\" (default: native, wasmtime if on
                     PATH, every Node of BENCH_NODES or found as make bench finds them)
-  --workloads REGEX criterion's filter (default: upstream's permutation, its hash
-                    chain and its hashes of 2, 16 and 128 elements)
+  --workloads REGEX criterion's filter (default: upstream's permutation and its
+                    hash of 2 elements; the hash chain and the longer hashes are
+                    the permutation again)
   --criterion ARGS  criterion's options per run (default: --warm-up-time 0.5
                     --measurement-time 1 --sample-size 10 --nresamples 1000)
+  --fdr Q           false-discovery rate of the calls faster/slower (default 0.05)
+  --margin PCT      equivalence margin of `same` (default 3)
   --no-counts       skip the counts (they need valgrind; x86-64 Linux)
-  --count-ids IDS   the count program's IDs (default: upstream's permutation and
-                    its hash chain)
+  --count-ids IDS   the count program's IDs (default: the default workloads)
   --out DIR         where ab.md, ab.json, ab.bmf.json go (default target/ab)
 Prints progress, then the table; writes OUT/ab.md, OUT/ab.json, OUT/ab.bmf.json.";
 
 /// Upstream's workloads in the lab's benchmark.
-pub const WORKLOADS: &str =
-    "^Poseidon/(permutation/upstream|poseidon_hash_kimchi/upstream|hash/upstream/(2|16|128))$";
+pub const WORKLOADS: &str = "^Poseidon/(permutation/upstream|hash/upstream/2)$";
 const CRITERION: &str =
     "--warm-up-time 0.5 --measurement-time 1 --sample-size 10 --nresamples 1000 --noplot";
 /// Our backends' workloads, when both sides are this repository.
-const OUR_WORKLOADS: &str = "^Poseidon/(permutation|poseidon_hash_kimchi)/(u29|u64|u52)$";
+const OUR_WORKLOADS: &str = "^Poseidon/(permutation/(u29|u64|u52)|hash/(u29|u64)/2)$";
 /// Ours in the count program (u52's own path does not run under valgrind).
-const OUR_COUNT_IDS: [&str; 2] = ["Poseidon/permutation/u29", "Poseidon/permutation/u64"];
-/// The upstream IDs of the count program.
-const COUNT_IDS: [&str; 2] = [
-    "Poseidon/permutation/upstream",
-    "Poseidon/poseidon_hash_kimchi/upstream",
+const OUR_COUNT_IDS: [&str; 4] = [
+    "Poseidon/permutation/u29",
+    "Poseidon/permutation/u64",
+    "Poseidon/hash/u29/2",
+    "Poseidon/hash/u64/2",
 ];
+/// The upstream IDs of the count program: the default workloads.
+const COUNT_IDS: [&str; 2] = ["Poseidon/permutation/upstream", "Poseidon/hash/upstream/2"];
+/// The rounds' default time budget, minutes: with the counts (about 25 s per ID
+/// and side) the A/B ends within 15 minutes of the builds.
+const MINUTES: f64 = 12.0;
+/// The fewest and most rounds a budget gives.
+const ROUNDS: (u32, u32) = (4, 60);
 const WASM: &str = "wasm32-wasip1";
 /// The sides' names, BASE first (criterion's baselines `base@R`, `head@R`).
 const SIDES: [&str; 2] = ["base", "head"];
@@ -68,7 +78,11 @@ const SIDES: [&str; 2] = ["base", "head"];
 struct Options {
     base: String,
     head: String,
-    rounds: u32,
+    /// Explicit rounds, or None: as many as fit `minutes`.
+    rounds: Option<u32>,
+    minutes: f64,
+    fdr: Option<String>,
+    margin: Option<String>,
     runtimes: Option<Vec<String>>,
     workloads: String,
     criterion: Vec<String>,
@@ -81,7 +95,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options {
         base: String::new(),
         head: String::new(),
-        rounds: 6,
+        rounds: None,
+        minutes: MINUTES,
+        fdr: None,
+        margin: None,
         runtimes: None,
         workloads: WORKLOADS.into(),
         criterion: CRITERION.split(' ').map(String::from).collect(),
@@ -98,12 +115,26 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--head" => o.head = value()?,
             "--rounds" => {
                 let v = value()?;
-                o.rounds = v
+                o.rounds = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|n| *n >= ROUNDS.0 && n % 2 == 0)
+                        .ok_or(format!(
+                            "--rounds: {v} is not an even number of at least {} (each side goes first equally often)",
+                            ROUNDS.0
+                        ))?,
+                );
+            }
+            "--minutes" => {
+                let v = value()?;
+                o.minutes = v
                     .parse()
                     .ok()
-                    .filter(|n| *n >= 3)
-                    .ok_or(format!("--rounds: {v} is not a number of at least 3"))?;
+                    .filter(|m: &f64| *m > 0.0)
+                    .ok_or(format!("--minutes: {v} is not a positive number"))?;
             }
+            "--fdr" => o.fdr = Some(value()?),
+            "--margin" => o.margin = Some(value()?),
             "--runtimes" => {
                 o.runtimes = Some(value()?.split_whitespace().map(String::from).collect())
             }
@@ -270,6 +301,15 @@ fn measure(
     Ok(())
 }
 
+/// The rounds that fit `budget` seconds at `per_round` seconds each: an even
+/// number within [`ROUNDS`].
+fn rounds_in_budget(budget: f64, per_round: f64) -> u32 {
+    let fit = (budget / per_round.max(1e-3))
+        .floor()
+        .min(f64::from(ROUNDS.1)) as u32;
+    (fit - fit % 2).clamp(ROUNDS.0, ROUNDS.1)
+}
+
 /// `cargo xtask ab`: a wrong argument is an error (with the usage); a failure
 /// later (a build, a run) is reported alone.
 pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
@@ -328,14 +368,20 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     let criterion = work.join("criterion");
     let _ = std::fs::remove_dir_all(&criterion);
     let started = Instant::now();
-    let total = o.rounds as usize * rts.len() * 2;
-    let mut done = 0;
-    for round in 1..=o.rounds {
+    // Two rounds (each side first once) time a round; the budget then fixes the
+    // number of rounds, before any result is read, so the count cannot favour a
+    // verdict.
+    let mut planned = o.rounds.unwrap_or(2);
+    let mut round = 0;
+    while round < planned {
+        round += 1;
         let order: [usize; 2] = if round % 2 == 1 { [0, 1] } else { [1, 0] };
         for rt in &rts {
             for k in order {
                 let side = SIDES[k];
-                let eta = if done == 0 {
+                let total = planned as usize * rts.len() * 2;
+                let done = (round as usize - 1) * rts.len() * 2;
+                let eta = if done == 0 || (o.rounds.is_none() && round <= 2) {
                     String::new()
                 } else {
                     let left =
@@ -346,11 +392,12 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
                         format!(", about {:.0} min left", left / 60.0)
                     }
                 };
-                say(&format!(
-                    "round {round}/{}: {} {side}{eta}",
-                    o.rounds,
-                    rt.name()
-                ));
+                let of = if o.rounds.is_none() && round <= 2 {
+                    String::new()
+                } else {
+                    format!("/{planned}")
+                };
+                say(&format!("round {round}{of}: {} {side}{eta}", rt.name()));
                 measure(
                     root,
                     rt,
@@ -359,14 +406,22 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
                     &format!("{side}@{round}"),
                     &o,
                 )?;
-                done += 1;
             }
         }
+        if o.rounds.is_none() && round == 2 {
+            let per_round = started.elapsed().as_secs_f64() / 2.0;
+            planned = rounds_in_budget(o.minutes * 60.0, per_round);
+            say(&format!(
+                "{planned} rounds: {:.0} s a round, {} min budgeted (--minutes)",
+                per_round, o.minutes
+            ));
+        }
     }
+    let rounds = planned;
 
     say(&format!(
-        "{total} runs ({} rounds on {} runtimes, both sides) in {:.1} min",
-        o.rounds,
+        "{} runs ({rounds} rounds on {} runtimes, both sides) in {:.1} min",
+        rounds as usize * rts.len() * 2,
         rts.len(),
         started.elapsed().as_secs_f64() / 60.0
     ));
@@ -403,6 +458,12 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
         .arg(&out);
     if let [b, h] = &count_files[..] {
         cmd.arg("--counts-base").arg(b).arg("--counts-head").arg(h);
+    }
+    if let Some(q) = &o.fdr {
+        cmd.args(["--fdr", q]);
+    }
+    if let Some(m) = &o.margin {
+        cmd.args(["--margin", m]);
     }
     let env = [
         ("BASE", described[0].clone()),
@@ -453,12 +514,24 @@ mod tests {
         let o = parse(&a("--base x --head y@HEAD~1 --rounds 4 --no-counts")).unwrap();
         assert_eq!(
             (o.base.as_str(), o.head.as_str(), o.rounds, o.counts),
-            ("x", "y@HEAD~1", 4, false)
+            ("x", "y@HEAD~1", Some(4), false)
         );
         assert!(parse(&a("--base x")).unwrap_err().contains("both"));
-        assert!(parse(&a("--base x --head y --rounds 2"))
-            .unwrap_err()
-            .contains("at least 3"));
+        for odd in ["2", "5", "x"] {
+            assert!(parse(&a(&format!("--base x --head y --rounds {odd}")))
+                .unwrap_err()
+                .contains("even number of at least 4"));
+        }
+        assert_eq!(parse(&a("--base x --head y")).unwrap().minutes, MINUTES);
+        assert!(parse(&a("--base x --head y --minutes 0")).is_err());
         assert_eq!(parse(&a("--help")).err(), Some(String::new()));
+    }
+
+    #[test]
+    fn a_budget_gives_an_even_number_of_rounds_within_bounds() {
+        assert_eq!(rounds_in_budget(720.0, 35.0), 20);
+        assert_eq!(rounds_in_budget(720.0, 37.0), 18, "19 fit: one less");
+        assert_eq!(rounds_in_budget(720.0, 400.0), 4);
+        assert_eq!(rounds_in_budget(720.0, 1.0), 60);
     }
 }

@@ -6,11 +6,14 @@
 //! (bench/tests/ab.rs).
 //!
 //! - A against B, whose permutation costs two: built for the host and
-//!   wasm32-wasip1, three interleaved rounds natively and under wasmtime; a row
-//!   per runtime and workload with three paired rounds, its interval around its
-//!   ratio and its verdict the interval's; the rounds saved in their interleaved
-//!   order (BASE HEAD, HEAD BASE, BASE HEAD), and (where valgrind is) the
-//!   permutation's counts doubled on every kind, to 0.1%, as B doubles the work;
+//!   wasm32-wasip1, four interleaved rounds natively and under wasmtime on the
+//!   default workloads (the permutation, the hash of 2); a row per runtime and
+//!   workload with four paired rounds, its interval around its ratio and its
+//!   verdict the interval's; the rounds saved in their interleaved order (BASE
+//!   HEAD, HEAD BASE, …), and (where valgrind is) the permutation's counts doubled
+//!   on every kind, to 0.1%, as B doubles the work, its rows' work `more` and the
+//!   summary saying the arithmetic changed; the count program's upstream hash of 2
+//!   giving our reference's digest;
 //! - A as a revision of a git checkout (`DIR@REV`) against the same files as a
 //!   directory: the two sides must build to identical binaries, and the checkout
 //!   must be left as it was (`git status` clean, no new files).
@@ -18,6 +21,7 @@
 //! Prints `ok`/`FAIL` lines and `N passed, M failed`.
 
 use std::path::Path;
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -25,7 +29,7 @@ use super::sides::git;
 use crate::checklist::Checklist;
 
 /// Paired rounds of the slowed stand-in (the least `make ab` takes).
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 4;
 
 const QUICK: &str =
     "--warm-up-time 0.2 --measurement-time 0.3 --sample-size 10 --nresamples 500 --noplot";
@@ -64,8 +68,6 @@ pub fn task(root: &Path, a: &[String]) -> Result<bool, String> {
             &ROUNDS.to_string(),
             "--runtimes",
             "native wasmtime",
-            "--workloads",
-            "^Poseidon/(permutation|poseidon_hash_kimchi)/upstream$",
             "--count-ids",
             "Poseidon/permutation/upstream",
             "--criterion",
@@ -76,10 +78,14 @@ pub fn task(root: &Path, a: &[String]) -> Result<bool, String> {
     )?;
     let ab = read(&out.join("ab.json"))?;
     let rows = ab["rows"].as_array().cloned().unwrap_or_default();
+    let workloads = ["Poseidon/hash/upstream/2", "Poseidon/permutation/upstream"];
     r.check(
-        ok && rows.len() == 4,
-        "A/B of the stand-ins: 2 workloads on 2 runtimes, a row each",
-        || format!("{} rows", rows.len()),
+        ok && rows.len() == 4
+            && rows
+                .iter()
+                .all(|row| workloads.iter().any(|w| row["workload"] == *w)),
+        "A/B of the stand-ins: the 2 default workloads on 2 runtimes, a row each",
+        || format!("{} rows: {rows:?}", rows.len()),
     );
     for row in &rows {
         let what = format!("{} {}", row["runtime"], row["workload"]);
@@ -104,7 +110,44 @@ pub fn task(root: &Path, a: &[String]) -> Result<bool, String> {
                 &format!("{what}: its counts double (to 0.1%)"),
                 || format!("{counts:?}"),
             );
+            r.check(
+                row["work"] == "more"
+                    && row["work_change_pct"]
+                        .as_f64()
+                        .is_some_and(|p| (p - 100.0).abs() < 0.1),
+                &format!("{what}: work more, +100%"),
+                || format!("{row}"),
+            );
         }
+    }
+    if rows
+        .iter()
+        .any(|row| row["counts"].as_object().is_some_and(|c| !c.is_empty()))
+    {
+        r.check(
+            ab["arithmetic_changed"] == true
+                && ab["summary"][1]
+                    .as_str()
+                    .is_some_and(|l| l.starts_with("Work: the arithmetic changed")),
+            "the summary says the arithmetic changed",
+            || format!("{}", ab["summary"]),
+        );
+    }
+    let count = root.join("target/ab/bin/base/count");
+    let digest = |id: &str| {
+        crate::lab::tools::stdout_of(Command::new(&count).args([id, "3"]))
+            .and_then(|o| o.split_whitespace().nth(2).map(str::to_owned))
+    };
+    if count.is_file() {
+        let (up, ours) = (
+            digest("Poseidon/hash/upstream/2"),
+            digest("Poseidon/hash/reference/2"),
+        );
+        r.check(
+            up.is_some() && up == ours,
+            "the count program's upstream hash of 2 gives our reference's digest",
+            || format!("upstream {up:?}, reference {ours:?}"),
+        );
     }
     let order = round_order(&root.join("target/ab/criterion"))?;
     let want: Vec<String> = (1..=ROUNDS)
@@ -141,7 +184,7 @@ pub fn task(root: &Path, a: &[String]) -> Result<bool, String> {
             "--head",
             &ta.display().to_string(),
             "--rounds",
-            "3",
+            "4",
             "--runtimes",
             "native",
             "--workloads",
@@ -193,7 +236,8 @@ fn commit_all(dir: &Path) -> Result<String, String> {
 }
 
 /// A row's numbers are whole: its rounds, a positive ratio inside its interval,
-/// and the verdict that interval gives (above 1 slower, below 1 faster, else same).
+/// and the verdict that interval gives (above 1 slower, below 1 faster, within
+/// the margin same, else inconclusive).
 fn row_is_whole(row: &Value) -> bool {
     let f = |k: &str| row[k].as_f64().filter(|x| x.is_finite() && *x > 0.0);
     let (Some(ratio), Some(low), Some(high)) = (f("ratio"), f("low"), f("high")) else {
@@ -203,8 +247,10 @@ fn row_is_whole(row: &Value) -> bool {
         "slower"
     } else if high < 1.0 {
         "faster"
-    } else {
+    } else if low >= 0.97 && high <= 1.03 {
         "same"
+    } else {
+        "inconclusive"
     };
     row["rounds"].as_u64() == Some(ROUNDS as u64)
         && low <= ratio
@@ -258,6 +304,6 @@ fn poseidon_bmf_shape(v: &Value) -> bool {
 /// `cargo xtask ab-selftest --help`.
 pub const USAGE: &str = "usage: cargo xtask ab-selftest
 The A/B path on stand-in upstream trees (target/ab-selftest/): A against a B whose
-permutation costs two (every row whole, the rounds interleaved, the counts doubled;
-no verdict on time is asserted), and A as DIR@HEAD of a git checkout against A's
+permutation costs two (every row whole, the rounds interleaved, the counts doubled
+and the work more; no verdict on time is asserted), and A as DIR@HEAD of a git checkout against A's
 files (identical binaries; the checkout left clean).";
