@@ -35,8 +35,8 @@ report: ## Print the table again from the saved baselines (no new measurement), 
 compare: ## Compare two reports: times as ratios, counts equal under the same key (ARGS='A.json B.json')
 	cargo run -q --release -p poseidon-benches --bin bench-report -- compare $(value ARGS)
 
-ab: ## HEAD against BASE (proof-systems trees DIR or DIR@REV; or BASE=@REV: this repository against its working tree): interleaved rounds on every runtime, intervals, counts; ROUNDS=N
-	cargo xtask ab --base "$(BASE)" $(if $(HEAD),--head "$(HEAD)") $(if $(ROUNDS),--rounds $(ROUNDS)) $(value ARGS)
+ab: ## HEAD against BASE (proof-systems trees DIR or DIR@REV; or BASE=@REV: this repository against its working tree): interleaved rounds on every runtime, verdicts on time and on work; MINUTES=M (the rounds' budget, default 12) or ROUNDS=N (even)
+	cargo xtask ab --base "$(BASE)" $(if $(HEAD),--head "$(HEAD)") $(if $(MINUTES),--minutes $(MINUTES)) $(if $(ROUNDS),--rounds $(ROUNDS)) $(value ARGS)
 
 merge: ## Several machines' reports in one table, each with its ratios to native and its counts (ARGS='LABEL=a/report.json LABEL=b/report.json')
 	cargo run -q --release -p poseidon-benches --bin bench-report -- merge $(value ARGS)

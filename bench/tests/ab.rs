@@ -74,6 +74,69 @@ fn one_interval_computed_by_hand() {
 }
 
 #[test]
+fn one_trimmed_interval_computed_by_hand() {
+    // Ten log ratios, 20% trimmed: the two lowest (-0.4, 0.01) and two highest
+    // (0.08, 0.5) set aside, the mean of 0.02 … 0.07 is 0.045. Winsorized (the
+    // set-aside values pulled in to 0.02 and 0.07): standard deviation 0.0217307
+    // over n − 1 = 9; standard error 0.0217307 · √10 / 6 = 0.0114531; t(0.975, 5)
+    // = 2.5705818: exp(0.045 ± 0.0294410) = 1.0156806 … 1.0772818.
+    let logs = [0.01f64, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.5, -0.4];
+    let base = [100.0; 10];
+    let head = logs.map(|l| 100.0 * l.exp());
+    let p = Paired::trimmed(&base, &head, 0.2).unwrap();
+    assert_eq!(p.kept, vec![1, 2, 3, 4, 5, 6]);
+    assert_eq!(p.df(), 5.0);
+    let (lo, hi) = p.interval(0.05);
+    for (got, want) in [
+        (p.ratio(), 1.046_027_859_908_717),
+        (lo, 1.015_680_613_816_999_6),
+        (hi, 1.077_281_843_150_698_7),
+    ] {
+        assert!((got - want).abs() < 1e-9, "{got} against {want}");
+    }
+    // Trim 0 is the plain mean; a trim that leaves fewer than two is refused or
+    // capped.
+    assert_eq!(
+        Paired::trimmed(&base, &head, 0.0).unwrap(),
+        Paired::new(&base, &head).unwrap()
+    );
+    assert!(Paired::trimmed(&base, &head, 0.5).is_err());
+    assert_eq!(
+        Paired::trimmed(&base[..3], &head[..3], 0.49)
+            .unwrap()
+            .kept
+            .len(),
+        3
+    );
+}
+
+#[test]
+fn a_run_that_went_wrong_does_not_hide_a_change() {
+    // 16 rounds of a 3% slowdown at 1% noise, two of them with one side's run 30%
+    // slow (a Wasm engine that did not tier up): the plain mean's interval reaches
+    // past 1; the trimmed one (the default) calls it slower.
+    let mut rng = StdRng::seed_from_u64(8);
+    let base: Vec<f64> = (0..16).map(|_| (0.01 * normal(&mut rng)).exp()).collect();
+    let mut head: Vec<f64> = base
+        .iter()
+        .map(|b| b * 1.03 * (0.01 * normal(&mut rng)).exp())
+        .collect();
+    let mut base = base;
+    base[5] *= 1.3;
+    head[11] *= 1.3;
+    let plain = ratio_interval(&base, &head, 0.005).unwrap();
+    assert!(plain.1 < 1.0, "{plain:?}");
+    let runs = vec![("node20".to_owned(), {
+        let pairs: Vec<(f64, f64)> = base.iter().copied().zip(head.iter().copied()).collect();
+        rounds_of(&pairs)
+    })];
+    let t = table(&runs, Settings::default()).unwrap();
+    let r = &t.rows[0];
+    assert_eq!(r.verdict, Verdict::Slower, "{r:?}");
+    assert!(r.ratio > 1.01 && r.ratio < 1.05 && r.kept == 14, "{r:?}");
+}
+
+#[test]
 fn the_ratio_is_the_geometric_mean_of_the_rounds_ratios() {
     // Ratios 1 and 4: geometric mean 2 (arithmetic 2.5).
     let (r, _, _) = ratio_interval(&[10.0, 10.0], &[10.0, 40.0], 0.05).unwrap();

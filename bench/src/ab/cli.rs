@@ -8,12 +8,14 @@ use super::{json_report, markdown_report, pair_counts, read_rounds, table, Count
 /// `bench-report ab --help`.
 pub const USAGE: &str =
     "usage: bench-report ab --criterion DIR [--out DIR] [--counts-base FILE --counts-head FILE]
-                       [--fdr Q] [--margin PCT] [--env KEY=VALUE]...
+                       [--fdr Q] [--margin PCT] [--trim PCT] [--env KEY=VALUE]...
 HEAD against BASE from DIR/RUNTIME/ (criterion baselines base@R and head@R, written
 by cargo xtask ab): ab.md (also printed), ab.json and ab.bmf.json (HEAD in the
 Bencher Metric Format) in --out (default target/ab). Q: the false-discovery rate of
 the calls faster/slower (Benjamini-Hochberg; default 0.05: with no true change, at
-most 1 table in 20 shows one). PCT: the equivalence margin of `same` (default 3).";
+most 1 table in 20 shows one). --margin: the equivalence margin of `same`, % (default
+3). --trim: the rounds set aside at each end of a row's log ratios, % (default 10; 0:
+the plain mean).";
 
 /// `bench-report ab`.
 pub fn cli(args: &[String]) -> Result<bool, String> {
@@ -45,6 +47,17 @@ pub fn cli(args: &[String]) -> Result<bool, String> {
                     .filter(|m| *m > 0.0 && *m < 100.0)
                     .ok_or(format!(
                         "--margin: {v} is not a percentage between 0 and 100"
+                    ))?
+                    / 100.0;
+            }
+            "--trim" => {
+                let v = value()?;
+                settings.trim = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|m| (0.0..50.0).contains(m))
+                    .ok_or(format!(
+                        "--trim: {v} is not a percentage from 0 to below 50"
                     ))?
                     / 100.0;
             }

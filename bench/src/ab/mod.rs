@@ -35,6 +35,9 @@ pub struct Settings {
     pub margin: f64,
     /// The power at which an inconclusive row's detectable change is stated.
     pub power: f64,
+    /// The fraction of a row's rounds set aside at each end of its log ratios
+    /// (a trimmed mean); 0 for the plain mean.
+    pub trim: f64,
 }
 
 impl Default for Settings {
@@ -43,6 +46,7 @@ impl Default for Settings {
             fdr: 0.05,
             margin: 0.03,
             power: 0.8,
+            trim: 0.1,
         }
     }
 }
@@ -81,11 +85,11 @@ pub struct Row {
     pub runtime: String,
     /// Criterion's ID of the workload.
     pub workload: String,
-    /// BASE's time: the geometric mean of its rounds' medians, ns.
+    /// BASE's time: the geometric mean of its kept rounds' medians, ns.
     pub base_ns: f64,
     /// HEAD's, the same way (so HEAD/BASE of these two is `ratio`).
     pub head_ns: f64,
-    /// HEAD/BASE: the geometric mean of the rounds' ratios.
+    /// HEAD/BASE: the geometric mean of the kept rounds' ratios.
     pub ratio: f64,
     /// The interval of the ratio (at the table's row confidence).
     pub low: f64,
@@ -99,6 +103,8 @@ pub struct Row {
     pub detectable: f64,
     /// Paired rounds.
     pub rounds: usize,
+    /// The rounds the ratio is taken over (the trimmed mean's).
+    pub kept: usize,
 }
 
 /// The rows and how they were decided.
@@ -134,7 +140,8 @@ pub fn table(runtimes: &[(String, Rounds)], settings: Settings) -> Result<Table,
                 .iter()
                 .filter_map(|(r, b)| Some((*b, *head.get(r)?)))
                 .unzip();
-            let p = Paired::new(&b, &h).map_err(|e| format!("{rt} {workload}: {e}"))?;
+            let p = Paired::trimmed(&b, &h, settings.trim)
+                .map_err(|e| format!("{rt} {workload}: {e}"))?;
             paired.push((rt.clone(), workload.clone(), p, b, h));
         }
     }
@@ -148,9 +155,10 @@ pub fn table(runtimes: &[(String, Rounds)], settings: Settings) -> Result<Table,
         .into_iter()
         .map(|(runtime, workload, p, b, h)| {
             let (low, high) = p.interval(alpha);
+            let kept = |xs: &[f64]| p.kept.iter().map(|&i| xs[i]).collect::<Vec<f64>>();
             Row {
-                base_ns: geometric_mean(&b),
-                head_ns: geometric_mean(&h),
+                base_ns: geometric_mean(&kept(&b)),
+                head_ns: geometric_mean(&kept(&h)),
                 ratio: p.ratio(),
                 low,
                 high,
@@ -158,6 +166,7 @@ pub fn table(runtimes: &[(String, Rounds)], settings: Settings) -> Result<Table,
                 verdict: verdict(low, high, settings.margin),
                 detectable: p.detectable(alpha, settings.power),
                 rounds: p.n,
+                kept: p.kept.len(),
                 runtime,
                 workload,
             }
@@ -373,8 +382,10 @@ pub fn markdown_report(t: &Table, counts: &Counts, env: &[(String, String)]) -> 
         md += &format!("- {k}: {v}\n");
     }
     let rounds = t.rows.iter().map(|r| r.rounds).min().unwrap_or(0);
+    let kept = t.rows.iter().map(|r| r.kept).min().unwrap_or(0);
+    let trim = percent(t.settings.trim);
     md += &format!(
-        "- {rounds} paired rounds, sides alternating first; calls by Benjamini–Hochberg at a false-discovery rate of {} over {m} rows ({} called), each interval at {:.2}%; `same` when the interval lies within ±{}; `inconclusive` rows state the change they would see {:.0} times in 100\n\n",
+        "- {rounds} paired rounds, sides alternating first; each row's ratio the geometric mean of its middle {kept} ({trim} set aside at each end); calls by Benjamini–Hochberg at a false-discovery rate of {} over {m} rows ({} called), each interval at {:.2}%; `same` when the interval lies within ±{}; `inconclusive` rows state the change they would see {:.0} times in 100\n\n",
         percent(t.settings.fdr),
         t.called,
         100.0 * (1.0 - t.row_alpha),
@@ -466,7 +477,7 @@ pub fn json_report(t: &Table, counts: &Counts, env: &[(String, String)]) -> Valu
                 "base_ns": r.base_ns, "head_ns": r.head_ns,
                 "ratio": r.ratio, "low": r.low, "high": r.high, "p": r.p,
                 "verdict": r.verdict.as_str(), "detectable": r.detectable,
-                "rounds": r.rounds, "counts": c,
+                "rounds": r.rounds, "kept": r.kept, "counts": c,
                 "work": work.map(Work::as_str),
                 "work_change_pct": match work {
                     Some(Work::More(p) | Work::Less(p)) => json!(p),
@@ -482,6 +493,7 @@ pub fn json_report(t: &Table, counts: &Counts, env: &[(String, String)]) -> Valu
         "fdr": t.settings.fdr,
         "margin": t.settings.margin,
         "power": t.settings.power,
+        "trim": t.settings.trim,
         "called": t.called,
         "row_confidence": 1.0 - t.row_alpha,
         "arithmetic_changed": (!counts.is_empty()).then(|| arithmetic_changed(counts)),

@@ -4,7 +4,11 @@
 //! - A row's rounds are paired (each round measures both sides back to back), and
 //!   the unit of the statistics is the round: its log ratio `ln(HEAD/BASE)`.
 //!   Their mean, exponentiated, is the geometric-mean ratio; a Student-t interval
-//!   on the logs, exponentiated, is its interval.
+//!   on the logs, exponentiated, is its interval. By default the mean is trimmed
+//!   (10% of the rounds at each end set aside, the Tukey–McLaughlin interval):
+//!   a Wasm engine's run that stays slow throughout (seen with Node 20: a whole
+//!   run 30% slower, once or twice in 16 rounds) would otherwise widen every
+//!   interval of its runtime past any change worth finding.
 //! - The table asks one question per row. Benjamini–Hochberg at false-discovery
 //!   rate q picks the rows whose change is called; every row's interval is then
 //!   at confidence 1 − max(k, 1)·q/m for k rows called of m (Benjamini and
@@ -116,21 +120,36 @@ pub fn t_quantile(p: f64, df: f64) -> f64 {
     0.5 * (lo + hi)
 }
 
-/// One row's paired rounds on the log scale: `n` rounds, the mean of
-/// `ln(HEAD/BASE)` and its standard error.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One row's paired rounds on the log scale: `n` rounds, of which the middle
+/// `kept` count (a trimmed mean: the `(n − kept)/2` lowest and highest log ratios
+/// set aside), their mean of `ln(HEAD/BASE)` and its standard error.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Paired {
     /// Paired rounds.
     pub n: usize,
-    /// The mean log ratio.
+    /// The rounds the mean is taken over (indices into the inputs), in order.
+    pub kept: Vec<usize>,
+    /// The (trimmed) mean log ratio.
     pub mean: f64,
-    /// Its standard error: the logs' sample standard deviation (n − 1) over √n.
+    /// Its standard error: the Winsorized sample standard deviation (over n − 1)
+    /// times √n over the number kept (Tukey and McLaughlin; with nothing trimmed,
+    /// the sample standard deviation over √n).
     pub se: f64,
 }
 
 impl Paired {
-    /// The rounds' medians of each side, paired by position (two at least).
+    /// The rounds' medians of each side, paired by position (two at least); the
+    /// plain mean of the log ratios.
     pub fn new(base: &[f64], head: &[f64]) -> Result<Self, String> {
+        Self::trimmed(base, head, 0.0)
+    }
+
+    /// The same with the fraction `trim` (below 0.5) of the log ratios set aside
+    /// at each end: g = ⌊trim·n⌋ lowest and g highest. A round that went wrong for
+    /// one side alone (a Wasm engine that did not tier up, a neighbour's burst)
+    /// then moves neither the mean nor, beyond the Winsorized value, the
+    /// standard error.
+    pub fn trimmed(base: &[f64], head: &[f64], trim: f64) -> Result<Self, String> {
         let n = base.len();
         if n != head.len() || n < 2 {
             return Err(format!(
@@ -146,22 +165,36 @@ impl Paired {
         {
             return Err("a time that is not a positive number".into());
         }
+        if !(0.0..0.5).contains(&trim) {
+            return Err(format!("trim {trim}: a fraction from 0 to below 0.5"));
+        }
         let logs: Vec<f64> = base.iter().zip(head).map(|(b, h)| (h / b).ln()).collect();
-        let mean = logs.iter().sum::<f64>() / n as f64;
-        let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&i, &j| logs[i].total_cmp(&logs[j]));
+        // At least two kept, for a standard error.
+        let g = ((trim * n as f64).floor() as usize).min((n - 2) / 2);
+        let h = n - 2 * g;
+        let mut kept = order[g..n - g].to_vec();
+        kept.sort_unstable();
+        let mean = kept.iter().map(|&i| logs[i]).sum::<f64>() / h as f64;
+        let (lo, hi) = (logs[order[g]], logs[order[n - g - 1]]);
+        let wins: Vec<f64> = logs.iter().map(|l| l.clamp(lo, hi)).collect();
+        let wmean = wins.iter().sum::<f64>() / n as f64;
+        let wvar = wins.iter().map(|w| (w - wmean).powi(2)).sum::<f64>() / (n - 1) as f64;
         Ok(Paired {
             n,
+            se: wvar.sqrt() * (n as f64).sqrt() / h as f64,
+            kept,
             mean,
-            se: (var / n as f64).sqrt(),
         })
     }
 
-    /// Degrees of freedom of the interval: n − 1.
+    /// Degrees of freedom of the interval: the rounds kept, less one.
     pub fn df(&self) -> f64 {
-        (self.n - 1) as f64
+        (self.kept.len() - 1) as f64
     }
 
-    /// HEAD/BASE: the geometric mean of the rounds' ratios.
+    /// HEAD/BASE: the geometric mean of the kept rounds' ratios.
     pub fn ratio(&self) -> f64 {
         self.mean.exp()
     }

@@ -28,7 +28,7 @@ use crate::lab::tools::{on_path, say};
 /// `cargo xtask ab --help`.
 pub const USAGE: &str = "usage: cargo xtask ab --base SIDE --head SIDE [--minutes M | --rounds N]
                      [--runtimes LIST] [--workloads REGEX] [--criterion ARGS]
-                     [--fdr Q] [--margin PCT] [--no-counts] [--out DIR]
+                     [--fdr Q] [--margin PCT] [--trim PCT] [--no-counts] [--out DIR]
 SIDE: a proof-systems checkout (DIR, its files as they are) or DIR@REV (a revision,
 extracted with git archive); the checkout is only read. (make ab BASE=… HEAD=…)
 Or both sides this repository: @REV, and @ for the working tree (the default HEAD
@@ -45,6 +45,7 @@ when BASE is @REV): our backends' permutation and hash of 2, counted too.
                     --measurement-time 1 --sample-size 10 --nresamples 1000)
   --fdr Q           false-discovery rate of the calls faster/slower (default 0.05)
   --margin PCT      equivalence margin of `same` (default 3)
+  --trim PCT        rounds set aside at each end of a row's ratios (default 10)
   --no-counts       skip the counts (they need valgrind; x86-64 Linux)
   --count-ids IDS   the count program's IDs (default: the default workloads)
   --out DIR         where ab.md, ab.json, ab.bmf.json go (default target/ab)
@@ -83,6 +84,7 @@ struct Options {
     minutes: f64,
     fdr: Option<String>,
     margin: Option<String>,
+    trim: Option<String>,
     runtimes: Option<Vec<String>>,
     workloads: String,
     criterion: Vec<String>,
@@ -99,6 +101,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         minutes: MINUTES,
         fdr: None,
         margin: None,
+        trim: None,
         runtimes: None,
         workloads: WORKLOADS.into(),
         criterion: CRITERION.split(' ').map(String::from).collect(),
@@ -135,6 +138,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "--fdr" => o.fdr = Some(value()?),
             "--margin" => o.margin = Some(value()?),
+            "--trim" => o.trim = Some(value()?),
             "--runtimes" => {
                 o.runtimes = Some(value()?.split_whitespace().map(String::from).collect())
             }
@@ -464,6 +468,9 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     }
     if let Some(m) = &o.margin {
         cmd.args(["--margin", m]);
+    }
+    if let Some(t) = &o.trim {
+        cmd.args(["--trim", t]);
     }
     let env = [
         ("BASE", described[0].clone()),

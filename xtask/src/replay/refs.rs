@@ -162,7 +162,7 @@ pub fn task(root: &Path) -> Result<bool, String> {
         let inputs: Context = [
             ("inputs.base-ref", base),
             ("inputs.head-ref", head),
-            ("inputs.rounds", "3"),
+            ("inputs.minutes", "12"),
         ]
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
         .into();
