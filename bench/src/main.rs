@@ -30,7 +30,7 @@
 //! differently under the same key.
 //!
 //! ```text
-//! bench-report ab --criterion DIR [--out DIR] [--counts-base F --counts-head F] [--fdr Q] [--margin PCT] [--env K=V]...
+//! bench-report ab --criterion DIR [--out DIR] [--counts-base F --counts-head F] [--fdr Q] [--margin PCT] [--trim PCT] [--env K=V]...
 //! bench-report bmf REPORT.json [--out FILE]
 //! ```
 //! HEAD against BASE from the interleaved rounds of `cargo xtask ab` (see

@@ -259,7 +259,7 @@ pub fn work_of(runtime: &str, workload: &str, counts: &Counts) -> Option<Work> {
         .filter_map(|k| c.get(k).copied())
         .collect();
     let (b0, h0) = *pairs.first()?;
-    let pct = 100.0 * (h0 - b0) / b0;
+    let pct = change_pct(b0, h0);
     let (up, down) = (
         pairs.iter().any(|(b, h)| h > b),
         pairs.iter().any(|(b, h)| h < b),
@@ -306,13 +306,18 @@ fn count_text(x: f64) -> String {
     }
 }
 
+/// A count's change from BASE to HEAD, %.
+fn change_pct(b: f64, h: f64) -> f64 {
+    100.0 * (h - b) / b
+}
+
 fn change(b: f64, h: f64) -> String {
     let d = h - b;
     if d == 0.0 {
         "equal".into()
     } else {
         let sign = if d > 0.0 { "+" } else { "" };
-        format!("{sign}{} ({:+.2}%)", count_text(d), 100.0 * d / b)
+        format!("{sign}{} ({:+.2}%)", count_text(d), change_pct(b, h))
     }
 }
 
@@ -356,7 +361,7 @@ pub fn summary(t: &Table, counts: &Counts) -> Vec<String> {
             .map(|(id, m)| {
                 let each: Vec<String> = m
                     .iter()
-                    .map(|(k, (b, h))| format!("{k} {:+.3}%", 100.0 * (h - b) / b))
+                    .map(|(k, (b, h))| format!("{k} {:+.3}%", change_pct(*b, *h)))
                     .collect();
                 format!("{id} ({})", each.join(", "))
             })
@@ -467,7 +472,7 @@ pub fn json_report(t: &Table, counts: &Counts, env: &[(String, String)]) -> Valu
                 .map(|(k, (b, h))| {
                     (
                         k.to_string(),
-                        json!({"base": b, "head": h, "change_pct": 100.0 * (h - b) / b}),
+                        json!({"base": b, "head": h, "change_pct": change_pct(*b, *h)}),
                     )
                 })
                 .collect();

@@ -65,7 +65,8 @@ const OUR_COUNT_IDS: [&str; 4] = [
     "Poseidon/hash/u64/2",
 ];
 /// The upstream IDs of the count program: the default workloads.
-const COUNT_IDS: [&str; 2] = ["Poseidon/permutation/upstream", "Poseidon/hash/upstream/2"];
+pub(crate) const COUNT_IDS: [&str; 2] =
+    ["Poseidon/permutation/upstream", "Poseidon/hash/upstream/2"];
 /// The rounds' default time budget, minutes: with the counts (about 25 s per ID
 /// and side) the A/B ends within 15 minutes of the builds.
 const MINUTES: f64 = 12.0;
@@ -379,13 +380,15 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     let mut round = 0;
     while round < planned {
         round += 1;
+        // The timing rounds: their total is not known yet.
+        let timing = o.rounds.is_none() && round <= 2;
         let order: [usize; 2] = if round % 2 == 1 { [0, 1] } else { [1, 0] };
         for rt in &rts {
             for k in order {
                 let side = SIDES[k];
                 let total = planned as usize * rts.len() * 2;
                 let done = (round as usize - 1) * rts.len() * 2;
-                let eta = if done == 0 || (o.rounds.is_none() && round <= 2) {
+                let eta = if done == 0 || timing {
                     String::new()
                 } else {
                     let left =
@@ -396,7 +399,7 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
                         format!(", about {:.0} min left", left / 60.0)
                     }
                 };
-                let of = if o.rounds.is_none() && round <= 2 {
+                let of = if timing {
                     String::new()
                 } else {
                     format!("/{planned}")
@@ -421,11 +424,10 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
             ));
         }
     }
-    let rounds = planned;
 
     say(&format!(
-        "{} runs ({rounds} rounds on {} runtimes, both sides) in {:.1} min",
-        rounds as usize * rts.len() * 2,
+        "{} runs ({planned} rounds on {} runtimes, both sides) in {:.1} min",
+        planned as usize * rts.len() * 2,
         rts.len(),
         started.elapsed().as_secs_f64() / 60.0
     ));

@@ -78,19 +78,20 @@ pub fn task(root: &Path, a: &[String]) -> Result<bool, String> {
     )?;
     let ab = read(&out.join("ab.json"))?;
     let rows = ab["rows"].as_array().cloned().unwrap_or_default();
-    let workloads = ["Poseidon/hash/upstream/2", "Poseidon/permutation/upstream"];
+    // The default workloads are the count program's default IDs.
     r.check(
         ok && rows.len() == 4
             && rows
                 .iter()
-                .all(|row| workloads.iter().any(|w| row["workload"] == *w)),
+                .all(|row| super::COUNT_IDS.iter().any(|w| row["workload"] == *w)),
         "A/B of the stand-ins: the 2 default workloads on 2 runtimes, a row each",
         || format!("{} rows: {rows:?}", rows.len()),
     );
+    let margin = ab["margin"].as_f64().unwrap_or(f64::NAN);
     for row in &rows {
         let what = format!("{} {}", row["runtime"], row["workload"]);
         r.check(
-            row_is_whole(row),
+            row_is_whole(row, margin),
             &format!(
                 "{what}: {ROUNDS} paired rounds, a ratio inside its interval, the interval's verdict"
             ),
@@ -237,8 +238,8 @@ fn commit_all(dir: &Path) -> Result<String, String> {
 
 /// A row's numbers are whole: its rounds, a positive ratio inside its interval,
 /// and the verdict that interval gives (above 1 slower, below 1 faster, within
-/// the margin same, else inconclusive).
-fn row_is_whole(row: &Value) -> bool {
+/// the report's `margin` same, else inconclusive).
+fn row_is_whole(row: &Value, margin: f64) -> bool {
     let f = |k: &str| row[k].as_f64().filter(|x| x.is_finite() && *x > 0.0);
     let (Some(ratio), Some(low), Some(high)) = (f("ratio"), f("low"), f("high")) else {
         return false;
@@ -247,7 +248,7 @@ fn row_is_whole(row: &Value) -> bool {
         "slower"
     } else if high < 1.0 {
         "faster"
-    } else if low >= 0.97 && high <= 1.03 {
+    } else if low >= 1.0 - margin && high <= 1.0 + margin {
         "same"
     } else {
         "inconclusive"
