@@ -204,7 +204,7 @@ fn check_ops(module: &str, expect: &[crate::wasm_ops::Expectation]) -> Result<bo
 }
 
 /// The usage of `hot-ops`.
-pub const HOT_OPS_USAGE: &str = "usage: cargo xtask hot-ops KIND=MODULE...   (KIND: probe, bench, simd, fma or wide;\n       each module must hold its kind's expectations, see wasm_ops::hot_expectations)";
+pub const HOT_OPS_USAGE: &str = "usage: cargo xtask hot-ops KIND=MODULE...   (KIND: probe, bench, simd, fma, wide or upstream-wide;\n       each module must hold its kind's expectations, see wasm_ops::hot_expectations)";
 
 /// `hot-ops KIND=MODULE...`: every module against its kind's expectations.
 pub fn hot_ops(args: &[String]) -> Result<bool, String> {

@@ -208,7 +208,12 @@ impl Expectation {
 /// - `fma`: the package's `fma` module: `simd`, and its generated kernels (`fma_*`)
 ///   multiply by `f64x2.relaxed_madd` only;
 /// - `wide`: a `+wide-arithmetic` build: the `u64` kimchi permutation uses
-///   `i64.mul_wide_u` and calls no `__multi3`.
+///   `i64.mul_wide_u` and calls no `__multi3`;
+/// - `upstream-wide`: the lab's benchmark with backend `upstream` built with
+///   `+wide-arithmetic`: mina-poseidon's permutation and ark-ff's field multiply
+///   and square (instantiated in the benchmark's crate, which the wrapper widens)
+///   use `i64.add128`, and no `__multi3`. They need not use `i64.mul_wide_u`:
+///   ark-ff's `widening_mul` multiplies 32-bit halves on Wasm, by its own choice.
 pub fn hot_expectations(kind: &str) -> Option<Vec<&'static str>> {
     let simd = vec![
         "3u292x4: I64x2Mul=0",
@@ -236,8 +241,53 @@ pub fn hot_expectations(kind: &str) -> Option<Vec<&'static str>> {
         ]
         .concat(),
         "wide" => wide.to_vec(),
+        // The functions of UPSTREAM_HOT.
+        "upstream-wide" => vec![
+            "mina_poseidon11permutation21poseidon_block_cipher: I64Add128>0",
+            "mina_poseidon11permutation21poseidon_block_cipher: call:__multi3=0",
+            "FpConfig$LT$_$GT$$GT$10mul_assign: I64Add128>0",
+            "FpConfig$LT$_$GT$$GT$10mul_assign: call:__multi3=0",
+            "Field$GT$15square_in_place: I64Add128>0",
+            "Field$GT$15square_in_place: call:__multi3=0",
+        ],
         _ => return None,
     })
+}
+
+/// Upstream's hot functions in the lab's benchmark (mangled-name substrings):
+/// mina-poseidon's permutation, ark-ff's Montgomery multiply and square.
+pub const UPSTREAM_HOT: [&str; 3] = [
+    "mina_poseidon11permutation21poseidon_block_cipher",
+    "FpConfig$LT$_$GT$$GT$10mul_assign",
+    "Field$GT$15square_in_place",
+];
+
+/// What upstream's +wide-arithmetic module is: its hot functions checked
+/// (`upstream-wide`), then their multiplying and wide operators, summed.
+pub fn upstream_wide(module: &[u8]) -> Result<String, String> {
+    let all = function_ops(module)?;
+    let mut failures = Vec::new();
+    for e in hot_expectations("upstream-wide").unwrap_or_default() {
+        failures.extend(Expectation::parse(e)?.check(&all));
+    }
+    if !failures.is_empty() {
+        return Err(format!(
+            "upstream's module built with +wide-arithmetic is not widened: {}",
+            failures.join("; ")
+        ));
+    }
+    let hot: Vec<&FunctionOps> = all
+        .iter()
+        .filter(|f| UPSTREAM_HOT.iter().any(|h| f.name.contains(h)))
+        .collect();
+    let sum = |op: &str| hot.iter().map(|f| f.count(op)).sum::<u64>();
+    Ok(format!(
+        "i64.add128 {}, i64.mul_wide_u {}, i64.mul {} in {} functions (the permutation, ark-ff's multiply and square)",
+        sum("I64Add128"),
+        sum("I64MulWideU"),
+        sum("I64Mul"),
+        hot.len()
+    ))
 }
 
 /// The interesting columns of the printed table: operator and heading.
@@ -317,7 +367,7 @@ mod tests {
 
     #[test]
     fn hot_expectations_parse_and_tell_kinds_apart() {
-        for kind in ["probe", "bench", "simd", "fma", "wide"] {
+        for kind in ["probe", "bench", "simd", "fma", "wide", "upstream-wide"] {
             let e = hot_expectations(kind).unwrap();
             assert!(!e.is_empty(), "{kind}");
             for s in e {
@@ -325,6 +375,33 @@ mod tests {
             }
         }
         assert!(hot_expectations("u29").is_none());
+        // Upstream's widened module: add128 in every hot function, no __multi3.
+        let up = |add128| {
+            UPSTREAM_HOT.map(|h| {
+                f(
+                    &format!("_ZN{h}17habc"),
+                    &[("I64Add128", add128), ("I64Mul", 92)],
+                )
+            })
+        };
+        let check = |fs: &[FunctionOps]| {
+            hot_expectations("upstream-wide")
+                .unwrap()
+                .into_iter()
+                .flat_map(|e| Expectation::parse(e).unwrap().check(fs))
+                .count()
+        };
+        let listed = hot_expectations("upstream-wide").unwrap();
+        assert!(UPSTREAM_HOT
+            .iter()
+            .all(|h| listed.iter().any(|e| e.starts_with(h))));
+        assert_eq!(check(&up(97)), 0);
+        assert_eq!(check(&up(0)), 3, "the plain build: no add128 anywhere");
+        assert_eq!(
+            check(&up(97)[..2]),
+            2,
+            "a hot function missing (inlined, renamed)"
+        );
         // A four-lane kernel with an i64x2.mul fails the simd kind; without, it passes.
         let kernel = |mul| {
             ["mul", "square", "dot3_add", "dot2_add"].map(|k| {

@@ -22,6 +22,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use crate::lab::build::build;
+use crate::lab::per_id;
 use crate::lab::runtime::Runtime;
 use crate::lab::tools::{on_path, say};
 
@@ -274,34 +275,62 @@ fn runtimes(root: &Path, asked: &Option<Vec<String>>) -> Result<Vec<Runtime>, St
     Ok(out)
 }
 
-/// One criterion run of `side` on a runtime, saved as baseline `side@round`.
+/// The benchmark program of a side on a runtime.
+fn program(rt: &Runtime, bin: &Path) -> PathBuf {
+    bin.join(if rt.is_wasm() { "bench.wasm" } else { "bench" })
+}
+
+/// The workloads of `side` on a runtime: the IDs its program lists for the filter.
+fn list_ids(
+    root: &Path,
+    rt: &Runtime,
+    bin: &Path,
+    home: &Path,
+    split: &per_id::Split,
+) -> Result<Vec<String>, String> {
+    let cmd = rt.command(&program(rt, bin), home, &root.join("scripts/node-wasi.mjs"));
+    let ids = per_id::list(cmd, split, &format!("{} {}", rt.name(), bin.display()))?;
+    if ids.is_empty() {
+        return Err(format!(
+            "{}: no benchmark of {} matches --workloads {}",
+            rt.name(),
+            bin.display(),
+            split.filter.as_deref().unwrap_or_default()
+        ));
+    }
+    Ok(ids)
+}
+
+/// The criterion runs of `side` on a runtime, saved as baseline `side@round`:
+/// one process per workload ID (`per_id`), so no workload runs after another.
 fn measure(
     root: &Path,
     rt: &Runtime,
     bin: &Path,
     home: &Path,
     baseline: &str,
-    o: &Options,
+    split: &per_id::Split,
+    ids: &[String],
 ) -> Result<(), String> {
-    let program = bin.join(if rt.is_wasm() { "bench.wasm" } else { "bench" });
-    let mut cmd = rt.command(&program, home, &root.join("scripts/node-wasi.mjs"));
-    cmd.args(["--bench", "--save-baseline", baseline])
-        .args(&o.criterion)
-        .arg(&o.workloads)
-        .current_dir(root);
-    // Criterion's progress only when the run fails.
-    let out = cmd
-        .output()
-        .map_err(|e| format!("{} {baseline}: {e}", rt.name()))?;
-    if !out.status.success() {
-        let text = String::from_utf8_lossy(&out.stderr);
-        let lines: Vec<&str> = text.lines().collect();
-        return Err(format!(
-            "{} {baseline} failed ({}):\n{}",
-            rt.name(),
-            out.status,
-            lines[lines.len().saturating_sub(20)..].join("\n")
-        ));
+    for id in ids {
+        let mut cmd = rt.command(&program(rt, bin), home, &root.join("scripts/node-wasi.mjs"));
+        cmd.args(["--bench", "--save-baseline", baseline])
+            .args(per_id::id_args(split, id))
+            .current_dir(root);
+        // Criterion's progress only when the run fails.
+        let out = cmd
+            .output()
+            .map_err(|e| format!("{} {baseline} {id}: {e}", rt.name()))?;
+        if !out.status.success() {
+            let text = String::from_utf8_lossy(&out.stderr);
+            let lines: Vec<&str> = text.lines().collect();
+            return Err(format!(
+                "{} {baseline} {id} failed ({}):\n{}",
+                rt.name(),
+                out.status,
+                lines[lines.len().saturating_sub(20)..].join("\n")
+            ));
+        }
     }
     Ok(())
 }
@@ -372,6 +401,20 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     // 2. Interleaved rounds.
     let criterion = work.join("criterion");
     let _ = std::fs::remove_dir_all(&criterion);
+    // The workloads each side's program has on each runtime, listed once.
+    let split = per_id::Split {
+        options: o.criterion.clone(),
+        filter: Some(o.workloads.clone()),
+        exact: false,
+    };
+    let mut ids = Vec::new();
+    for rt in &rts {
+        let mut per_side = Vec::new();
+        for bin in &bins {
+            per_side.push(list_ids(root, rt, bin, &criterion.join(rt.name()), &split)?);
+        }
+        ids.push(per_side);
+    }
     let started = Instant::now();
     // Two rounds (each side first once) time a round; the budget then fixes the
     // number of rounds, before any result is read, so the count cannot favour a
@@ -383,7 +426,7 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
         // The timing rounds: their total is not known yet.
         let timing = o.rounds.is_none() && round <= 2;
         let order: [usize; 2] = if round % 2 == 1 { [0, 1] } else { [1, 0] };
-        for rt in &rts {
+        for (r, rt) in rts.iter().enumerate() {
             for k in order {
                 let side = SIDES[k];
                 let total = planned as usize * rts.len() * 2;
@@ -411,7 +454,8 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
                     &bins[k],
                     &criterion.join(rt.name()),
                     &format!("{side}@{round}"),
-                    &o,
+                    &split,
+                    &ids[r][k],
                 )?;
             }
         }

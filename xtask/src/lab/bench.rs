@@ -4,6 +4,7 @@
 //! `report.json` and `report.md` (target/bench-report/), and the JavaScript
 //! package against o1js under each Node and in Chromium.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -11,6 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::build::{
     bench_binary, report_binary, upstream_binary, upstream_commit, upstream_lab, Flavor,
 };
+use super::per_id;
 use super::runtime::Runtime;
 use super::tools::{
     cargo_bin_on_path, cores, cpu_model, ensure_chromium, ensure_rust, ensure_wasmtime, git_commit,
@@ -23,9 +25,10 @@ pub const USAGE: &str = "usage: cargo xtask bench [-- CRITERION ARGS...]
   cargo xtask bench -- --quick                        quick run of everything
   cargo xtask bench -- 'Poseidon/permutation/(u29|u64)$'   only IDs matching a regex
   cargo xtask bench -- --measurement-time 10          longer samples
-Runs the benchmark natively, under wasmtime and under each Node, saving one baseline per
-runtime, prints the side-by-side table and writes report.json, report.md and report.svg
-(target/bench-report/). Arguments after -- reach criterion as typed.
+Runs the benchmark natively, under wasmtime and under each Node, each ID in a process of
+its own, saving one baseline per runtime; prints the side-by-side table and writes
+report.json, report.md and report.svg (target/bench-report/). Arguments after -- reach
+criterion as typed.
 
 Environment:
   PROOF_SYSTEMS    a proof-systems checkout: adds backend `upstream` (mina-poseidon built
@@ -38,6 +41,8 @@ Environment:
                    under target/nodes/
   BENCH_ROUNDS     run every runtime N times, in turn (default 1); the table gives the
                    median of the rounds' medians (baselines rt@1 ...)
+  BENCH_PER_ID=0   one process per runtime for every ID the filter selects (default: one
+                   process per ID, so that no benchmark runs after another)
   BENCH_JS=0       skip the JavaScript package against o1js (per Node, Chromium)
   CRITERION_HOME   results (default target/criterion); BENCH_REPORT_DIR the report
 Prebuilt (the flake's apps): BENCH_NATIVE_BIN, BENCH_WASM_BIN (BENCH_WIDE_BIN adds the
@@ -56,6 +61,8 @@ struct Programs {
     own: Option<(PathBuf, PathBuf)>,
     /// The checkout's commit, with PROOF_SYSTEMS.
     upstream: Option<(String, String)>,
+    /// Upstream's wide operators in its +wide-arithmetic module (`wasm_ops::upstream_wide`).
+    upstream_wide: Option<String>,
 }
 
 /// The runtimes asked for (`BENCH_RUNTIMES`), resolved.
@@ -145,6 +152,13 @@ fn build(root: &Path, rts: &[Runtime]) -> Result<Programs, String> {
                 bench_binary(root, f)?
             }
         });
+        if let (Flavor::Wide, Some(_), Some(module)) = (f, &lab, &bin) {
+            // The wide row of upstream must be upstream widened.
+            let bytes = std::fs::read(module).map_err(|e| format!("{}: {e}", module.display()))?;
+            let ops = crate::wasm_ops::upstream_wide(&bytes)?;
+            say(&format!("upstream with +wide-arithmetic: {ops}"));
+            p.upstream_wide = Some(ops);
+        }
         match f {
             Flavor::Host => p.native = bin,
             Flavor::Wasm => p.wasm = bin,
@@ -262,6 +276,10 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
     let start = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    // Criterion's arguments split for one process per ID; None: another mode, or
+    // BENCH_PER_ID=0, one process per runtime with the arguments as typed.
+    let split = per_id::split(args).filter(|_| var("BENCH_PER_ID").as_deref() != Some("0"));
+    let mut ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for round in 1..=rounds {
         for rt in &rts {
             let (bin, own) = match rt {
@@ -280,15 +298,41 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
                 format!("{}@{round}", rt.name())
             };
             let file = bin.file_name().unwrap_or_default().to_string_lossy();
-            say(&format!(
-                "{}: {file} --bench --save-baseline {baseline} {}",
-                rt.describe(),
-                args.join(" ")
-            ));
-            let mut cmd = rt.command(bin, &results, &shim);
-            cmd.args(["--bench", "--save-baseline", &baseline])
-                .args(args);
-            run(&mut cmd, &format!("the benchmark on {}", rt.name()))?;
+            let what = format!("the benchmark on {}", rt.name());
+            // One process per ID (per_id; the IDs listed once per runtime), or one
+            // with the arguments as typed.
+            let runs: Vec<(Vec<String>, String)> = match &split {
+                Some(split) => {
+                    if !ids.contains_key(rt.name()) {
+                        let listed = per_id::list(rt.command(bin, &results, &shim), split, &what)?;
+                        ids.insert(rt.name().to_owned(), listed);
+                    }
+                    say(&format!(
+                        "{}: {file} --bench --save-baseline {baseline} {} --exact ID, one process for each of {} IDs",
+                        rt.describe(),
+                        split.options.join(" "),
+                        ids[rt.name()].len()
+                    ));
+                    ids[rt.name()]
+                        .iter()
+                        .map(|id| (per_id::id_args(split, id), format!("{what}, {id}")))
+                        .collect()
+                }
+                None => {
+                    say(&format!(
+                        "{}: {file} --bench --save-baseline {baseline} {}",
+                        rt.describe(),
+                        args.join(" ")
+                    ));
+                    vec![(args.to_vec(), what.clone())]
+                }
+            };
+            for (run_args, what) in runs {
+                let mut cmd = rt.command(bin, &results, &shim);
+                cmd.args(["--bench", "--save-baseline", &baseline])
+                    .args(run_args);
+                run(&mut cmd, &what)?;
+            }
             if let Some(own) = own {
                 say(&format!(
                     "{}: upstream's own poseidon_bench --bench --save-baseline {baseline} {}",
@@ -345,6 +389,9 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
     if let Some((commit, checkout)) = &p.upstream {
         env.push(format!("upstream={commit}"));
         env.push(format!("upstream_checkout={checkout}"));
+    }
+    if let Some(ops) = &p.upstream_wide {
+        env.push(format!("upstream_wide_ops={ops}"));
     }
     if let Some(extra) = var("BENCH_ENV") {
         env.extend(extra.lines().filter(|l| !l.is_empty()).map(str::to_owned));

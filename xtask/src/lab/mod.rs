@@ -13,6 +13,7 @@ pub mod build;
 pub mod counts;
 pub mod js;
 pub mod nodes;
+pub mod per_id;
 pub mod runtime;
 pub mod setup;
 pub mod tools;
