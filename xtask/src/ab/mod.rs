@@ -470,9 +470,10 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     }
 
     say(&format!(
-        "{} runs ({planned} rounds on {} runtimes, both sides) in {:.1} min",
+        "{} runs ({planned} rounds on {} runtimes, both sides; {} processes, one per workload) in {:.1} min",
         planned as usize * rts.len() * 2,
         rts.len(),
+        planned as usize * ids.iter().flatten().map(Vec::len).sum::<usize>(),
         started.elapsed().as_secs_f64() / 60.0
     ));
 
