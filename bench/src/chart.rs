@@ -4,7 +4,8 @@
 //! Two panels. **The permutation**: per runtime, one bar per implementation of
 //! `Poseidon/permutation/<backend>` (time per permutation, log scale), upstream's
 //! bar first and set apart in grey, each bar labelled with its time over upstream's
-//! native time (over our reference's when upstream did not run). **The JavaScript
+//! native time (over our reference's when upstream did not run), and a right axis
+//! of the same heights per field multiplication (÷ 1,155). **The JavaScript
 //! package against o1js** (when `js-report.json` is there): per runtime, o1js's
 //! block cipher and `Poseidon.hash` set apart, then ours, each of ours labelled with
 //! how many times faster it is than o1js on the same workload and runtime.
@@ -40,6 +41,9 @@ pub struct Panel {
     pub bars: Vec<Bar>,
     /// A line under the legend saying what the labels are.
     pub note: String,
+    /// A right axis of the same times per unit of work: (units per bar's
+    /// iteration, the axis' title); the permutation's is per multiplication.
+    pub per_unit: Option<(f64, String)>,
 }
 
 const PERMUTATION: &str = "Poseidon/permutation/";
@@ -113,6 +117,10 @@ pub fn permutation_panel(report: &Value) -> Option<Panel> {
         title: "Poseidon/permutation (kimchi, Fp): time per permutation, log scale".into(),
         bars,
         note,
+        per_unit: Some((
+            f64::from(crate::per_mul::MULS_PER_PERMUTATION),
+            "ns per field multiplication (÷ 1,155)".into(),
+        )),
     })
 }
 
@@ -190,6 +198,7 @@ pub fn js_panel(js: &Value) -> Option<Panel> {
         note:
             "on each of our bars: how many times faster than o1js on the same workload and runtime"
                 .into(),
+        per_unit: None,
     })
 }
 
@@ -262,27 +271,43 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, panel: &Panel) -> Result<()
         .fold(f64::INFINITY, f64::min);
     let hi_ns = panel.bars.iter().map(|b| b.ns).fold(0.0, f64::max);
     let (lo, hi) = (lo_ns / 1e3 / 2.0, hi_ns / 1e3 * 4.0);
+    // The right axis: the same heights in ns per unit (µs × 1000 / units).
+    let units = panel.per_unit.as_ref().map_or(1e3, |(n, _)| *n);
     let mut chart = ChartBuilder::on(&plot)
         .caption(&panel.title, ("sans-serif", 18))
         .margin(12)
         .y_label_area_size(70)
+        .right_y_label_area_size(if panel.per_unit.is_some() { 70 } else { 0 })
         .x_label_area_size(8)
         .build_cartesian_2d(0.0..x - 1.0, (lo..hi).log_scale())
-        .map_err(err)?;
+        .map_err(err)?
+        .set_secondary_coord(
+            0.0..x - 1.0,
+            (lo * 1e3 / units..hi * 1e3 / units).log_scale(),
+        );
+    let short = |v: &f64| {
+        if *v >= 10.0 {
+            format!("{v:.0}")
+        } else {
+            format!("{v:.1}")
+        }
+    };
     chart
         .configure_mesh()
         .disable_x_mesh()
         .disable_x_axis()
         .y_desc("µs")
-        .y_label_formatter(&|v| {
-            if *v >= 10.0 {
-                format!("{v:.0}")
-            } else {
-                format!("{v:.1}")
-            }
-        })
+        .y_label_formatter(&short)
         .draw()
         .map_err(err)?;
+    if let Some((_, title)) = &panel.per_unit {
+        chart
+            .configure_secondary_axes()
+            .y_desc(title.as_str())
+            .y_label_formatter(&short)
+            .draw()
+            .map_err(err)?;
+    }
     let label_style = TextStyle::from(("sans-serif", 11).into_font())
         .color(&BLACK)
         .pos(Pos::new(HPos::Center, VPos::Bottom));

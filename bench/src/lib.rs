@@ -15,6 +15,7 @@ pub mod bmf;
 pub mod chart;
 pub mod counts;
 pub mod merge;
+pub mod per_mul;
 
 /// One benchmark's median on one runtime, with criterion's 95% interval for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -218,6 +219,14 @@ impl Table {
         }
     }
 
+    /// The median of benchmark `id` on runtime `k`, if measured.
+    pub fn cell(&self, id: &str, k: usize) -> Option<f64> {
+        self.rows
+            .iter()
+            .find(|(i, _)| i == id)
+            .and_then(|(_, c)| c.get(k).copied().flatten())
+    }
+
     /// Ratio of runtime `k` to the first runtime in a row, if both were measured.
     pub fn ratio(cells: &[Option<f64>], k: usize) -> Option<f64> {
         Some(cells.get(k).copied()?? / cells.first().copied()??)
@@ -349,13 +358,7 @@ pub struct Parity {
 
 /// `of` / `to` (backend names) for each parity workload and runtime where both ran.
 pub fn parity(table: &Table, of: &str, to: &str) -> Vec<Parity> {
-    let cell = |id: String, k: usize| {
-        table
-            .rows
-            .iter()
-            .find(|(i, _)| *i == id)
-            .and_then(|(_, c)| c[k])
-    };
+    let cell = |id: String, k: usize| table.cell(&id, k);
     PARITY_IDS
         .iter()
         .flat_map(|w| {

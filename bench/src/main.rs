@@ -47,6 +47,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
+use poseidon_benches::per_mul::per_multiplication;
 use poseidon_benches::{
     collect, discover_runtimes, format_ns, parity, parity_text, report_json, upstream_own,
     wall_clock, Table,
@@ -139,6 +140,14 @@ fn run(mut a: Args) -> Result<(), String> {
     print!("{}", table.to_text());
     let mut json = report_json(&a.env, &results, &table);
     let mut notes = String::new();
+    let per_mul = per_multiplication(&table);
+    if !per_mul.is_empty() {
+        print!(
+            "\n{}",
+            poseidon_benches::per_mul::text(&per_mul, &table.runtimes)
+        );
+        json["per_multiplication"] = poseidon_benches::per_mul::to_json(&per_mul);
+    }
     if let Some(path) = &a.counts {
         match counts_beside(path, a.root.as_deref(), &table)? {
             Ok((text, section)) => {
@@ -216,11 +225,16 @@ fn run(mut a: Args) -> Result<(), String> {
         "report.json",
         serde_json::to_string_pretty(&json).expect("JSON values serialise") + "\n",
     )?;
-    let md = if notes.is_empty() {
-        table.to_markdown()
-    } else {
-        format!("{}\n{}", table.to_markdown(), notes.replace('\n', "  \n"))
-    };
+    let mut md = table.to_markdown();
+    if !per_mul.is_empty() {
+        md += &format!(
+            "\n{}",
+            poseidon_benches::per_mul::markdown(&per_mul, &table.runtimes)
+        );
+    }
+    if !notes.is_empty() {
+        md += &format!("\n{}", notes.replace('\n', "  \n"));
+    }
     write("report.md", md)?;
     println!("\nwrote {}", a.out.join("report.json").display());
     match write_chart(&a.out) {

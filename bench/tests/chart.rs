@@ -73,6 +73,48 @@ fn one_bar_per_permutation_result() {
     for label in ["1.00×", "0.35×", "3.00×", "native", "wasmtime", "node24"] {
         assert!(text.contains(label), "{label} missing");
     }
+    // The right axis: the same heights per multiplication, 1,155 to a permutation.
+    assert!(text.contains("ns per field multiplication (÷ 1,155)"));
+}
+
+/// The tick labels of an SVG: (x, y, number) of each text that is a number.
+fn ticks(svg: &str) -> Vec<(f64, f64, f64)> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let attr = |name: &str| -> Option<f64> {
+                let rest = t.split_once(&format!(" {name}=\""))?.1;
+                rest.split_once('"')?.0.parse().ok()
+            };
+            let body = t.split_once('>')?.1.split_once('<')?.0.trim();
+            Some((attr("x")?, attr("y")?, body.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn the_right_axis_is_the_left_over_1155() {
+    let panel = permutation_panel(&report()).unwrap();
+    assert_eq!(panel.per_unit.as_ref().map(|(n, _)| *n), Some(1155.0));
+    let text = svg(&[panel]).unwrap();
+    let all = ticks(&text);
+    let (left, right): (Vec<&(f64, f64, f64)>, Vec<_>) = all.iter().partition(|t| t.0 < 550.0);
+    assert!(left.len() >= 3 && right.len() >= 3, "{all:?}");
+    // The left axis is µs on a log scale: y = a + b·ln(µs), from its first and last tick.
+    let (l0, l1) = (left[0], left[left.len() - 1]);
+    let b = (l1.1 - l0.1) / (l1.2.ln() - l0.2.ln());
+    let a = l0.1 - b * l0.2.ln();
+    // A right tick of v ns per multiplication stands where v × 1155 / 1000 µs does.
+    for &&(_, y, v) in &right {
+        let want = a + b * (v * 1155.0 / 1000.0).ln();
+        assert!(
+            (y - want).abs() < 1.5,
+            "right tick {v} at y {y}, want {want}"
+        );
+    }
+    let js = js_panel(&js_report()).unwrap();
+    assert!(js.per_unit.is_none());
+    assert!(!svg(&[js]).unwrap().contains("per field multiplication"));
 }
 
 #[test]

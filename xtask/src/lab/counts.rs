@@ -537,6 +537,10 @@ fn measure_all(
     }
     let rows: Vec<Row> = first.into_iter().flatten().collect();
     print!("{}", counts_text(&rows));
+    let per_mul = poseidon_benches::per_mul::counts_text(&rows);
+    if !per_mul.is_empty() {
+        print!("\n{per_mul}");
+    }
     // One line per ID and reason: which kinds are missing, and why.
     for r in &rows {
         let mut why: Vec<(&str, Vec<&str>)> = Vec::new();
