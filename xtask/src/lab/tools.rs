@@ -274,13 +274,7 @@ pub fn native_rustflags() -> String {
 /// The CPU's name (/proc/cpuinfo, sysctl on macOS), else the architecture.
 pub fn cpu_model() -> String {
     if let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") {
-        let m = info.lines().find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            ["model name", "Model", "Hardware"]
-                .contains(&k.trim())
-                .then(|| v.trim().to_owned())
-        });
-        if let Some(m) = m.filter(|m| !m.is_empty()) {
+        if let Some(m) = cpu_model_of(&info) {
             return m;
         }
     } else if let Some(m) =
@@ -289,6 +283,23 @@ pub fn cpu_model() -> String {
         return m;
     }
     std::env::consts::ARCH.to_owned()
+}
+
+/// The model name in a `/proc/cpuinfo`, with the family and model numbers where
+/// x86 gives them: a VM may name only the vendor's line ("AMD EPYC"), and two
+/// generations behind one name measure differently.
+pub fn cpu_model_of(info: &str) -> Option<String> {
+    let field = |names: &[&str]| {
+        info.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            names.contains(&k.trim()).then(|| v.trim().to_owned())
+        })
+    };
+    let name = field(&["model name", "Model", "Hardware"]).filter(|m| !m.is_empty())?;
+    Some(match (field(&["cpu family"]), field(&["model"])) {
+        (Some(f), Some(m)) => format!("{name} (family {f}, model {m})"),
+        _ => name,
+    })
 }
 
 /// The cores this process may run on (what coreutils' nproc prints).
@@ -345,6 +356,19 @@ pub fn utc(secs: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_cpu_is_named_with_its_family_and_model() {
+        let x86 = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: AMD EPYC\n";
+        assert_eq!(
+            cpu_model_of(x86).as_deref(),
+            Some("AMD EPYC (family 26, model 2)")
+        );
+        let arm = "processor\t: 0\nBogoMIPS\t: 50.00\nModel\t\t: Raspberry Pi 4\n";
+        assert_eq!(cpu_model_of(arm).as_deref(), Some("Raspberry Pi 4"));
+        assert_eq!(cpu_model_of("processor\t: 0\n"), None);
+    }
+
     use super::*;
 
     #[test]
