@@ -280,12 +280,17 @@ pub fn rows_of(counts: &Value) -> Result<Vec<Row>, String> {
         .collect()
 }
 
-/// The counts as an aligned table with the Wasm/native count ratios.
-pub fn counts_text(rows: &[Row]) -> String {
-    let kinds: Vec<Kind> = Kind::ALL
+/// The kinds any of `rows` was asked for (measured or missing), in table order.
+pub fn kinds_asked(rows: &[Row]) -> Vec<Kind> {
+    Kind::ALL
         .into_iter()
         .filter(|k| rows.iter().any(|r| r.counts.contains_key(k)))
-        .collect();
+        .collect()
+}
+
+/// The counts as an aligned table with the Wasm/native count ratios.
+pub fn counts_text(rows: &[Row]) -> String {
+    let kinds = kinds_asked(rows);
     let mut header = vec!["benchmark (per iteration)".to_owned()];
     header.extend(kinds.iter().map(|k| k.title().to_owned()));
     for k in &kinds[..] {

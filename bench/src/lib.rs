@@ -358,7 +358,6 @@ pub struct Parity {
 
 /// `of` / `to` (backend names) for each parity workload and runtime where both ran.
 pub fn parity(table: &Table, of: &str, to: &str) -> Vec<Parity> {
-    let cell = |id: String, k: usize| table.cell(&id, k);
     PARITY_IDS
         .iter()
         .flat_map(|w| {
@@ -367,7 +366,8 @@ pub fn parity(table: &Table, of: &str, to: &str) -> Vec<Parity> {
                 .iter()
                 .enumerate()
                 .filter_map(move |(k, rt)| {
-                    let (a, b) = (cell(format!("{w}/{of}"), k)?, cell(format!("{w}/{to}"), k)?);
+                    let a = table.cell(&format!("{w}/{of}"), k)?;
+                    let b = table.cell(&format!("{w}/{to}"), k)?;
                     Some(Parity {
                         workload: (*w).to_owned(),
                         runtime: rt.clone(),

@@ -8,7 +8,7 @@
 
 use serde_json::{json, Value};
 
-use crate::counts::{Kind, Row};
+use crate::counts::{kinds_asked, Kind, Row};
 use crate::Table;
 
 /// Field multiplications in one kimchi permutation: 55 full rounds, each with
@@ -49,7 +49,6 @@ fn backends<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<String> {
 /// Every backend with a permutation or a `Field/mul` row, on every runtime that
 /// measured one of them.
 pub fn per_multiplication(table: &Table) -> Vec<PerMul> {
-    let cell = |id: String, k: usize| table.cell(&id, k);
     let n = f64::from(MULS_PER_PERMUTATION);
     backends(table.rows.iter().map(|(id, _)| id.as_str()))
         .into_iter()
@@ -59,8 +58,9 @@ pub fn per_multiplication(table: &Table) -> Vec<PerMul> {
                 .iter()
                 .enumerate()
                 .filter_map(|(k, rt)| {
-                    let permutation_ns = cell(format!("{PERMUTATION}{b}"), k).map(|ns| ns / n);
-                    let field_mul_ns = cell(format!("{FIELD_MUL}{b}"), k);
+                    let permutation_ns =
+                        table.cell(&format!("{PERMUTATION}{b}"), k).map(|ns| ns / n);
+                    let field_mul_ns = table.cell(&format!("{FIELD_MUL}{b}"), k);
                     (permutation_ns.is_some() || field_mul_ns.is_some()).then(|| PerMul {
                         backend: b.clone(),
                         runtime: rt.clone(),
@@ -83,23 +83,16 @@ fn dec1(v: Option<f64>) -> String {
 fn cells(rows: &[PerMul], runtimes: &[String]) -> (Vec<String>, Vec<Vec<String>>) {
     let mut header = vec!["ns per multiplication: permutation ÷ 1,155 (Field/mul)".to_owned()];
     header.extend(runtimes.iter().cloned());
-    let mut names: Vec<&str> = Vec::new();
-    for r in rows {
-        if !names.contains(&r.backend.as_str()) {
-            names.push(&r.backend);
-        }
-    }
-    let body = names
-        .into_iter()
-        .map(|b| {
-            let mut row = vec![b.to_owned()];
+    // `per_multiplication` gives each backend's rows together.
+    let body = rows
+        .chunk_by(|a, b| a.backend == b.backend)
+        .map(|of_backend| {
+            let mut row = vec![of_backend[0].backend.clone()];
             row.extend(runtimes.iter().map(|rt| {
-                rows.iter()
-                    .find(|r| r.backend == b && &r.runtime == rt)
-                    .map_or_else(
-                        || "—".into(),
-                        |r| format!("{} ({})", dec1(r.permutation_ns), dec1(r.field_mul_ns)),
-                    )
+                of_backend.iter().find(|r| &r.runtime == rt).map_or_else(
+                    || "—".into(),
+                    |r| format!("{} ({})", dec1(r.permutation_ns), dec1(r.field_mul_ns)),
+                )
             }));
             row
         })
@@ -135,10 +128,7 @@ pub fn to_json(rows: &[PerMul]) -> Value {
 /// The counts per multiplication: for each backend counted, a permutation's
 /// counts over [`MULS_PER_PERMUTATION`] beside one `Field/mul`'s.
 pub fn counts_text(rows: &[Row]) -> String {
-    let kinds: Vec<Kind> = Kind::ALL
-        .into_iter()
-        .filter(|k| rows.iter().any(|r| r.counts.contains_key(k)))
-        .collect();
+    let kinds = kinds_asked(rows);
     let mut header = vec!["per multiplication: permutation ÷ 1,155 (Field/mul)".to_owned()];
     header.extend(kinds.iter().map(|k| k.title().to_owned()));
     let get = |id: String, k: Kind| rows.iter().find(|r| r.id == id).and_then(|r| r.get(k));

@@ -356,6 +356,7 @@ pub fn utc(secs: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn the_cpu_is_named_with_its_family_and_model() {
@@ -368,8 +369,6 @@ mod tests {
         assert_eq!(cpu_model_of(arm).as_deref(), Some("Raspberry Pi 4"));
         assert_eq!(cpu_model_of("processor\t: 0\n"), None);
     }
-
-    use super::*;
 
     #[test]
     fn utc_matches_known_dates() {
