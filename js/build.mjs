@@ -116,29 +116,17 @@ for (const [name, m] of selected) {
   const built = resolve(targetDir, TARGET, "release/poseidon_js.wasm");
   const out = resolve(pkg, `dist/poseidon-${name}.wasm`);
   if (m.kernel) {
-    // The Rust part through the passes, the kernels generated (Fp and Fq), then the
-    // three merged: the Rust module (named env, whose memory the kernels import)
-    // takes its poseidon_fma and poseidon_fma_fq imports from the kernels' exports
-    // (the same names in both: the Fq kernel's get a suffix in the merged module;
-    // the imports still resolve, and the exports are removed below). The generator
-    // runs in the dev profile: its output does not depend on the profile, and the
-    // tests have built its dependencies there.
+    // The Rust part through the passes, then the Fp and Fq kernels generated and
+    // merged in by the generator (`fma-kernel --merge`, with binaryen's wasm-merge
+    // and wasm-opt from optBin's directory), which also removes the kernels'
+    // exports. It runs in the dev profile: its output does not depend on the
+    // profile, and the tests have built its dependencies there.
     const rust = resolve(targetDir, "rust-opt.wasm");
     execFileSync(optBin, [...OPT_PASSES, built, "-o", rust], { stdio: "inherit" });
-    const merge = ["-all", "-g", "--rename-export-conflicts", rust, "env"];
-    for (const [field, imports] of [["fp", "poseidon_fma"], ["fq", "poseidon_fma_fq"]]) {
-      const kernel = resolve(targetDir, `fma-kernel-${field}.wasm`);
-      execFileSync("cargo", ["run", "-q", "-p", "poseidon-fma-kernel", "--", "--linked", "--field", field, "--out", kernel], {
-        cwd: root,
-        stdio: "inherit",
-      });
-      merge.push(kernel, imports);
-    }
-    const merged = resolve(targetDir, "merged.wasm");
-    execFileSync(mergeBin, [...merge, "-o", merged], { stdio: ["ignore", "inherit", "pipe"] });
-    // The kernels' exports stay in a merged module; only the Rust module's are the
-    // package's (a caller of fma_init with a wrong base would write anywhere).
-    execFileSync(optBin, ["-all", "-g", merged, "--remove-exports", "--pass-arg=remove-exports@fma_*", "-o", out], { stdio: "inherit" });
+    execFileSync("cargo", ["run", "-q", "-p", "poseidon-fma-kernel", "--", "--merge", rust, "--binaryen", dirname(mergeBin), "--out", out], {
+      cwd: root,
+      stdio: "inherit",
+    });
   } else if (m.opt) execFileSync(optBin, [...OPT_PASSES, built, "-o", out], { stdio: "inherit" });
   else copyFileSync(built, out);
   const bytes = readFileSync(out);

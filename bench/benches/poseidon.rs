@@ -14,6 +14,9 @@
 //! - `Field/mul/<backend>`, `Field/square/<backend>`: one Fp operation, as a
 //!   dependent chain (latency, as inside the permutation).
 //!
+//! In the fma build (`--cfg poseidon_fma`, see `fma/mod.rs`) the first four also
+//! run the JavaScript package's backend `fma`, its generated FMA kernels.
+//!
 //! Without `--bench` every benchmark runs once, as a smoke test.
 //!
 //! Built by the lab's generated crate with a proof-systems checkout (feature
@@ -33,6 +36,9 @@ use poseidon::{permutation, Backend, FieldArith, Fp, Permutation, Sponge};
 #[cfg(feature = "upstream")]
 mod upstream;
 
+#[cfg(poseidon_fma)]
+mod fma;
+
 /// Calls `$f::<B>` for every backend of the library's list
 /// (`poseidon::for_each_backend!`).
 macro_rules! for_each_backend {
@@ -40,6 +46,16 @@ macro_rules! for_each_backend {
         poseidon::for_each_backend!(|_name, B| {
             $f::<B>($($arg),*);
         })
+    };
+}
+
+/// Calls `$f::<Fma>` in the fma build (`fma/mod.rs`) where its kernels run.
+macro_rules! fma_row {
+    ($f:ident($($arg:expr),*)) => {
+        #[cfg(poseidon_fma)]
+        if fma::ready(&inputs(9)) {
+            $f::<poseidon_js::fma::Fma>($($arg),*);
+        }
     };
 }
 
@@ -147,19 +163,23 @@ fn bench_poseidon(c: &mut Criterion) {
     #[cfg(feature = "upstream")]
     upstream::hash_kimchi_chain(&mut g);
     for_each_backend!(hash_kimchi_chain(&mut g));
+    fma_row!(hash_kimchi_chain(&mut g));
     #[cfg(feature = "upstream")]
     upstream::permutation(&mut g, &inputs(3));
     for_each_backend!(permutation(&mut g));
+    fma_row!(permutation(&mut g));
     permutation_x2(&mut g);
     for n in [2, 16, 128] {
         g.throughput(Throughput::Elements(n as u64));
         #[cfg(feature = "upstream")]
         upstream::hash_n(&mut g, &inputs(n));
         for_each_backend!(hash_n(&mut g, n));
+        fma_row!(hash_n(&mut g, n));
     }
     for n in [8, 64] {
         g.throughput(Throughput::Elements(n as u64));
         for_each_backend!(permute_many(&mut g, n));
+        fma_row!(permute_many(&mut g, n));
         permute_many_portable(&mut g, n);
     }
     #[cfg(not(target_arch = "wasm32"))]

@@ -542,7 +542,7 @@ steps: tool_checks RUNTIME, wasm_instructions, js_prepare, js_package MODULE [NO
        fma_kernel [chromium], actionlint, nix_parse, nix_lock, nix_sandbox, upstream_build,
        upstream_smoke RUNTIME, build_no_simd_tests, build_wide_tests, wide_doctests,
        run_tests NAME RUNTIME, examples [CARGO TARGET ARGS], lane_probes, counts_check,
-       ab_selftest, wide_bench_smoke";
+       ab_selftest, wide_bench_smoke, fma_bench_smoke";
 
 /// `cargo xtask step NAME [ARGS...]`: a step that fails says why and returns
 /// Ok(false); only a wrong name is a usage error.
@@ -563,7 +563,7 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
 }
 
 /// The steps' names.
-const STEPS: [&str; 20] = [
+const STEPS: [&str; 21] = [
     "tool_checks",
     "wasm_instructions",
     "js_prepare",
@@ -584,6 +584,7 @@ const STEPS: [&str; 20] = [
     "counts_check",
     "ab_selftest",
     "wide_bench_smoke",
+    "fma_bench_smoke",
 ];
 
 fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
@@ -657,8 +658,46 @@ fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
             )
             .map(|()| true)
         }
+        "fma_bench_smoke" => fma_bench_smoke(root),
         s => Err(format!("no step {s}")),
     }
+}
+
+/// The benchmark's fma module (the package's kernels merged in) run once per
+/// `fma` row under wasmtime and Node 24, each saying that the kernels ran and
+/// agreed with the reference (not `u29`'s rounds in their place).
+fn fma_bench_smoke(root: &Path) -> Result<bool, String> {
+    use crate::lab::runtime::Runtime;
+    let module = crate::lab::build::fma_bench(root)?;
+    nodes::install(root, &[24])?;
+    let node = Runtime::Node("node24".into(), nodes::installed(root, 24));
+    for rt in [Runtime::Wasmtime, node] {
+        let out = rt
+            .command(&module, &root.join("target/criterion"), &shim(root))
+            .arg("/fma")
+            .output()
+            .map_err(|e| format!("{}: {e}", rt.name()))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        print!("{text}");
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        let ran = text
+            .lines()
+            .filter(|l| l.starts_with("Testing Poseidon/") && l.contains("/fma"))
+            .count();
+        if !out.status.success() || !text.contains("fma: the kernels run and agree") || ran == 0 {
+            return Err(format!(
+                "the fma module on {}: {} (the kernels must run and agree, and fma rows run; {ran} ran)",
+                rt.name(),
+                out.status
+            ));
+        }
+        println!(
+            "fma module on {}: {ran} fma rows ran once, kernels checked",
+            rt.name()
+        );
+    }
+    println!("2 passed, 0 failed");
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -439,6 +439,13 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
             &[],
         ),
     ]);
+    if node {
+        last.push(Step::xtask(
+            format!("bench smoke run of the fma rows {WASM} with the package's FMA kernels merged in (wasmtime, Node 24)"),
+            "fma_bench_smoke",
+            &[],
+        ));
+    }
     r.run_parallel(last, 2);
     // Alone: it builds four trees (two targets each) and measures; it asserts no
     // time (a measured verdict fails by chance on a loaded machine), only what is

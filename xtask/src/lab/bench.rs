@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::build::{
-    bench_binary, report_binary, upstream_binary, upstream_commit, upstream_lab, Flavor,
+    bench_binary, fma_bench, report_binary, upstream_binary, upstream_commit, upstream_lab, Flavor,
 };
 use super::per_id;
 use super::runtime::Runtime;
@@ -45,8 +45,11 @@ Environment:
                    process per ID, so that no benchmark runs after another)
   BENCH_JS=0       skip the JavaScript package against o1js (per Node, Chromium)
   CRITERION_HOME   results (default target/criterion); BENCH_REPORT_DIR the report
+Rows fma (the JavaScript package's FMA kernels) come from a module of their own (relaxed
+SIMD; binaryen merges the kernels in: WASM_OPT's, or npm's under target/js-package), run
+on wasmtime and on each Node that validates it (22 and later).
 Prebuilt (the flake's apps): BENCH_NATIVE_BIN, BENCH_WASM_BIN (BENCH_WIDE_BIN adds the
-wide-arithmetic module), BENCH_REPORT_BIN, BENCH_SCRIPTS (the Node shim's directory),
+wide-arithmetic module, BENCH_FMA_BIN the fma one), BENCH_REPORT_BIN, BENCH_SCRIPTS (the Node shim's directory),
 BENCH_ENV (KEY=VALUE lines for report.json), BENCH_COUNTS: nothing is built, results go
 under the working directory.";
 
@@ -56,6 +59,9 @@ struct Programs {
     native: Option<PathBuf>,
     wasm: Option<PathBuf>,
     wide: Option<PathBuf>,
+    /// The fma build with the package's kernels merged in: its `fma` rows run on
+    /// the Wasm runtimes that validate relaxed SIMD, beside the plain module's.
+    fma: Option<PathBuf>,
     report: PathBuf,
     /// Upstream's own poseidon_bench (native, wasm), with PROOF_SYSTEMS.
     own: Option<(PathBuf, PathBuf)>,
@@ -163,6 +169,18 @@ fn build(root: &Path, rts: &[Runtime]) -> Result<Programs, String> {
             Flavor::Host => p.native = bin,
             Flavor::Wasm => p.wasm = bin,
             Flavor::Wide => p.wide = bin,
+            Flavor::Fma => p.fma = bin,
+        }
+    }
+    if rts
+        .iter()
+        .any(|r| matches!(r, Runtime::Wasmtime | Runtime::Node(..)))
+    {
+        // The workspace's build (upstream has no fma row); no binaryen: no fma rows.
+        say("building the benchmark for wasm32-wasip1 with relaxed SIMD and the package's FMA kernels (rows fma)");
+        match fma_bench(root) {
+            Ok(m) => p.fma = Some(m),
+            Err(e) => say(&format!("warning: no fma rows: {e}")),
         }
     }
     if let Some((ps, lab)) = &lab {
@@ -180,6 +198,21 @@ fn build(root: &Path, rts: &[Runtime]) -> Result<Programs, String> {
         }
     }
     Ok(p)
+}
+
+/// The IDs of backend `fma` that the filter selects in the fma module (`cmd`,
+/// on runtime `name`); none, said once, where the runtime cannot run the module
+/// (no relaxed SIMD: Node 20) or its kernels do not run (the module says why).
+fn fma_rows(cmd: Command, split: &per_id::Split, name: &str) -> Vec<String> {
+    match per_id::list(cmd, split, &format!("the fma module on {name}")) {
+        Ok(ids) => per_id::of_backend(&ids, "fma"),
+        Err(e) => {
+            // The engine's compile error, not its stack.
+            let why = e.lines().find(|l| l.contains("Error")).unwrap_or(&e);
+            say(&format!("{name}: no fma rows ({})", why.trim()));
+            Vec::new()
+        }
+    }
 }
 
 /// Upstream's own poseidon_bench has one benchmark: it gets the run's timing
@@ -251,6 +284,7 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
             native: var("BENCH_NATIVE_BIN").map(PathBuf::from),
             wasm: var("BENCH_WASM_BIN").map(PathBuf::from),
             wide: var("BENCH_WIDE_BIN").map(PathBuf::from),
+            fma: var("BENCH_FMA_BIN").map(PathBuf::from),
             report: var("BENCH_REPORT_BIN")
                 .map(PathBuf::from)
                 .ok_or("BENCH_REPORT_BIN is needed with prebuilt binaries")?,
@@ -280,6 +314,8 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
     // BENCH_PER_ID=0, one process per runtime with the arguments as typed.
     let split = per_id::split(args).filter(|_| var("BENCH_PER_ID").as_deref() != Some("0"));
     let mut ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // The fma module's `fma` IDs per runtime (none where it does not run).
+    let mut fma_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for round in 1..=rounds {
         for rt in &rts {
             let (bin, own) = match rt {
@@ -332,6 +368,26 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
                 cmd.args(["--bench", "--save-baseline", &baseline])
                     .args(run_args);
                 run(&mut cmd, &what)?;
+            }
+            if let (Some(fma), Some(split), Runtime::Wasmtime | Runtime::Node(..)) =
+                (&p.fma, &split, rt)
+            {
+                let listed = fma_ids.entry(rt.name().to_owned()).or_insert_with(|| {
+                    fma_rows(rt.command(fma, &results, &shim), split, rt.name())
+                });
+                if !listed.is_empty() {
+                    say(&format!(
+                        "{}: the fma module, one process for each of {} IDs",
+                        rt.describe(),
+                        listed.len()
+                    ));
+                }
+                for id in listed.iter() {
+                    let mut cmd = rt.command(fma, &results, &shim);
+                    cmd.args(["--bench", "--save-baseline", &baseline])
+                        .args(per_id::id_args(split, id));
+                    run(&mut cmd, &format!("the fma module on {}, {id}", rt.name()))?;
+                }
             }
             if let Some(own) = own {
                 say(&format!(

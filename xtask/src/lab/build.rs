@@ -45,6 +45,38 @@ pub fn wide(cmd: &mut Command, root: &Path) {
         );
 }
 
+/// The settings of the fma Wasm build, in its own target directory: relaxed SIMD
+/// and `--cfg poseidon_fma`, which give the benchmark the JavaScript package's
+/// backend `fma` (rows `fma`) importing the generated kernels that
+/// [`fma_bench`] merges in.
+fn fma(cmd: &mut Command, root: &Path) {
+    cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-fma"))
+        .env(
+            "CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS",
+            "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
+        );
+}
+
+/// The benchmark's fma build with the kernels merged in (`fma-kernel --merge`,
+/// binaryen from [`super::js::binaryen`]): `target/wasm-fma/bench-fma.wasm`.
+pub fn fma_bench(root: &Path) -> Result<PathBuf, String> {
+    let module = bench_binary(root, Flavor::Fma)?;
+    let binaryen = super::js::binaryen(root)?;
+    let out = root.join("target/wasm-fma/bench-fma.wasm");
+    super::tools::run(
+        Command::new("cargo")
+            .args(["run", "-q", "-p", "poseidon-fma-kernel", "--", "--merge"])
+            .arg(&module)
+            .arg("--binaryen")
+            .arg(&binaryen)
+            .arg("--out")
+            .arg(&out)
+            .current_dir(root),
+        "merging the FMA kernels into the benchmark (fma-kernel --merge)",
+    )?;
+    Ok(out)
+}
+
 /// How a program is built: for which target, with the wide-arithmetic settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flavor {
@@ -54,6 +86,8 @@ pub enum Flavor {
     Wasm,
     /// wasm32-wasip1 with +wide-arithmetic in crate poseidon.
     Wide,
+    /// wasm32-wasip1 with relaxed SIMD and the package's backend `fma`.
+    Fma,
 }
 
 impl Flavor {
@@ -61,8 +95,10 @@ impl Flavor {
         if self != Flavor::Host {
             cmd.args(["--target", WASM]);
         }
-        if self == Flavor::Wide {
-            wide(cmd, root);
+        match self {
+            Flavor::Wide => wide(cmd, root),
+            Flavor::Fma => fma(cmd, root),
+            Flavor::Host | Flavor::Wasm => {}
         }
     }
 
@@ -72,6 +108,7 @@ impl Flavor {
             Flavor::Host => "the host",
             Flavor::Wasm => "wasm32-wasip1",
             Flavor::Wide => "wasm32-wasip1 with +wide-arithmetic",
+            Flavor::Fma => "wasm32-wasip1 with relaxed SIMD and the FMA kernels",
         }
     }
 }

@@ -33,11 +33,39 @@ fn copy_tree(src: &Path, dst: &Path) -> Result<(), String> {
     }
 }
 
-/// The copy, exact (what an earlier layout left is removed; its npm install is
-/// kept), installed and built; its path. npm ci rejects the lock file for o1js's
-/// per-platform optional packages; the versions are pinned by package.json
-/// (exact) and package-lock.json either way.
+/// The copy, installed and built (`js/build.mjs --out`); its path.
 pub fn package_copy(root: &Path) -> Result<PathBuf, String> {
+    let dir = package_install(root)?;
+    run(
+        Command::new("node")
+            .arg(root.join("js/build.mjs"))
+            .arg("--out")
+            .arg(&dir),
+        "building the package's modules (js/build.mjs)",
+    )?;
+    Ok(dir)
+}
+
+/// binaryen's bin directory (wasm-opt, wasm-merge): `WASM_OPT`'s, as
+/// `js/build.mjs` takes it, else the package copy's npm install (made here
+/// when it has none).
+pub fn binaryen(root: &Path) -> Result<PathBuf, String> {
+    if let Some(opt) = std::env::var_os("WASM_OPT").filter(|o| !o.is_empty()) {
+        let opt = PathBuf::from(opt);
+        return Ok(opt.parent().map(Path::to_path_buf).unwrap_or_default());
+    }
+    let bin = root.join("target/js-package/node_modules/.bin");
+    if !bin.join("wasm-merge").is_file() {
+        package_install(root)?;
+    }
+    Ok(bin)
+}
+
+/// The copy, exact (what an earlier layout left is removed; its npm install is
+/// kept), its dev dependencies installed; its path. npm ci rejects the lock file
+/// for o1js's per-platform optional packages; the versions are pinned by
+/// package.json (exact) and package-lock.json either way.
+fn package_install(root: &Path) -> Result<PathBuf, String> {
     let (js, dir) = (root.join("js"), root.join("target/js-package"));
     io(&dir, std::fs::create_dir_all(&dir))?;
     for e in io(&dir, std::fs::read_dir(&dir))? {
@@ -70,13 +98,6 @@ pub fn package_copy(root: &Path) -> Result<PathBuf, String> {
             .current_dir(&dir)
             .stdout(Stdio::inherit()),
         "npm install in target/js-package (needs npm and the registry for o1js)",
-    )?;
-    run(
-        Command::new("node")
-            .arg(js.join("build.mjs"))
-            .arg("--out")
-            .arg(&dir),
-        "building the package's modules (js/build.mjs)",
     )?;
     Ok(dir)
 }

@@ -118,6 +118,15 @@ pub fn list(mut cmd: Command, s: &Split, what: &str) -> Result<Vec<String>, Stri
     Ok(parse_list(&String::from_utf8_lossy(&out.stdout)))
 }
 
+/// The IDs of `ids` that measure backend `name`: one of the ID's parts after
+/// the group (`Poseidon/permutation/fma`, `Poseidon/hash/fma/16`).
+pub fn of_backend(ids: &[String], name: &str) -> Vec<String> {
+    ids.iter()
+        .filter(|id| id.split('/').skip(2).any(|part| part == name))
+        .cloned()
+        .collect()
+}
+
 /// The arguments that measure `id` alone: the options, `--exact ID`.
 pub fn id_args(s: &Split, id: &str) -> Vec<String> {
     let mut a = s.options.clone();
@@ -174,6 +183,23 @@ mod tests {
         let none = split(&[]).unwrap();
         assert_eq!((none.filter, none.options.len()), (None, 0));
         assert_eq!(list_args(&split(&[]).unwrap()), a(&["--bench", "--list"]));
+    }
+
+    #[test]
+    fn a_backends_ids_are_those_naming_it_after_the_group() {
+        let ids = a(&[
+            "Poseidon/permutation/fma",
+            "Poseidon/hash/fma/16",
+            "Poseidon/permutation/u29",
+            "Poseidon/permute_many/u29/8",
+            "Poseidon/fma/u29",
+            "Field/mul/fmax",
+        ]);
+        assert_eq!(
+            of_backend(&ids, "fma"),
+            a(&["Poseidon/permutation/fma", "Poseidon/hash/fma/16"])
+        );
+        assert!(of_backend(&ids, "u64").is_empty());
     }
 
     #[test]

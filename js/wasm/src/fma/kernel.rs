@@ -87,6 +87,11 @@ fn base(f: usize) -> Option<u32> {
     })
 }
 
+/// Whether both kernels run here (`relaxed_madd` fused; their regions set up).
+pub(super) fn runs() -> bool {
+    base(0).is_some() && base(1).is_some()
+}
+
 /// Kernel `f`'s `fma_permute` (`pair` false) or `fma_permute2` on the buffer at
 /// `state`.
 ///

@@ -25,6 +25,17 @@ use poseidon::{Backend, FieldArith, Permutation, WIDTH};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FmaFe<M>(Fe29<M>);
 
+/// Whether the kimchi permutations run through the generated kernels here: in a
+/// module built with `--cfg poseidon_fma` (the kernels merged in) on an engine
+/// whose `relaxed_madd` is fused. Elsewhere backend [`Fma`] computes with `u29`'s
+/// rounds (the same results).
+pub fn kernels_run() -> bool {
+    #[cfg(all(target_arch = "wasm32", poseidon_fma))]
+    return kernel::runs();
+    #[cfg(not(all(target_arch = "wasm32", poseidon_fma)))]
+    false
+}
+
 /// The kimchi permutation of `state` by the kernel; false where it cannot run.
 fn kernel_kimchi<M: Modulus29>(state: &mut [Fe29<M>; WIDTH]) -> bool {
     #[cfg(all(target_arch = "wasm32", poseidon_fma))]
