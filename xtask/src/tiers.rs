@@ -9,8 +9,8 @@ use std::path::Path;
 use crate::cargo_args::{clippy_args, doctest_args, excludes, host_only, test_args, Target};
 use crate::lab::nodes;
 use crate::lab::tools::{
-    cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_nix, ensure_rust, ensure_wasmtime,
-    on_path,
+    cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_firefox, ensure_nix, ensure_rust,
+    ensure_wasmtime, on_path,
 };
 use crate::runner::{say, Runner, Step};
 
@@ -508,6 +508,21 @@ fn node_steps(root: &Path, r: &mut Runner) {
         )
         .env("POSEIDON_VECTORS", &vectors.to_string_lossy()),
         "chromium not found and not installable here",
+    );
+    needing(
+        r,
+        ensure_firefox(),
+        Step::new(
+            "js package: browser check (headless firefox-esr, SpiderMonkey)",
+            "node",
+            &[
+                "target/js-package/check/browser-check.mjs",
+                "--engine",
+                "firefox",
+            ],
+        )
+        .env("POSEIDON_VECTORS", &vectors.to_string_lossy()),
+        "firefox-esr not found and not installable here",
     );
     needing(
         r,

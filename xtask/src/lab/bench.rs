@@ -15,8 +15,8 @@ use super::build::{
 use super::per_id;
 use super::runtime::Runtime;
 use super::tools::{
-    cargo_bin_on_path, cores, cpu_model, ensure_chromium, ensure_rust, ensure_wasmtime, git_commit,
-    native_rustflags, run, say, stdout_of, utc_now, version_line,
+    cargo_bin_on_path, cores, cpu_model, ensure_chromium, ensure_firefox, ensure_rust,
+    ensure_wasmtime, git_commit, native_rustflags, run, say, stdout_of, utc_now, version_line,
 };
 use super::{criterion_args, nodes, scripts, var};
 
@@ -495,7 +495,8 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
 }
 
 /// The JavaScript package against o1js (js/bench/bench.mjs) under each Node
-/// runtime, then in headless Chromium, beside report.json; a failure is a warning.
+/// runtime, then in headless Chromium and Firefox, beside report.json; a failure
+/// is a warning.
 fn javascript(root: &Path, rts: &[&Runtime], report_dir: &Path, report_bin: &Path) {
     let dir = match super::js::package_copy(root) {
         Ok(d) => d,
@@ -530,26 +531,35 @@ fn javascript(root: &Path, rts: &[&Runtime], report_dir: &Path, report_bin: &Pat
             &format!("the JavaScript benchmark under {name}"),
         );
     }
-    if ensure_chromium() {
+    // Each browser's columns: (runtime, bench-browser.mjs's arguments, what it is).
+    type Columns = [(&'static str, &'static [&'static str], &'static str)];
+    let browsers: [(&str, &str, bool, &Columns); 2] = [
+        ("chromium", "chromium", ensure_chromium(), &[
+            ("chromium", &[], "in Chromium"),
+            ("chromium-wide", &["--wide"], "with --js-flags=--wasm-wide-arithmetic in Chromium (the package's wide module)"),
+        ]),
+        ("firefox-esr", "firefox", ensure_firefox(), &[("firefox", &["--engine", "firefox"], "in Firefox")]),
+    ];
+    for (binary, name, present, columns) in browsers {
+        if !present {
+            say(&format!(
+                "{binary} not found: skipping the {name} columns of the JavaScript comparison"
+            ));
+            continue;
+        }
         say(&format!(
             "the JavaScript package against o1js in headless {}",
-            version_line("chromium", &["--version"], "chromium")
+            version_line(binary, &["--version"], binary)
         ));
-        part(
-            "chromium",
-            Command::new("node").arg(dir.join("bench/bench-browser.mjs")),
-            "the JavaScript benchmark in Chromium",
-        );
-        say("the same with --js-flags=--wasm-wide-arithmetic (the package's wide module)");
-        part(
-            "chromium-wide",
-            Command::new("node")
-                .arg(dir.join("bench/bench-browser.mjs"))
-                .arg("--wide"),
-            "the JavaScript benchmark with wide arithmetic in Chromium",
-        );
-    } else {
-        say("chromium not found: skipping the browser column of the JavaScript comparison");
+        for (runtime, args, what) in columns {
+            part(
+                runtime,
+                Command::new("node")
+                    .arg(dir.join("bench/bench-browser.mjs"))
+                    .args(*args),
+                &format!("the JavaScript benchmark {what}"),
+            );
+        }
     }
     if parts.is_empty() {
         return;

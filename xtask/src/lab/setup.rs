@@ -2,17 +2,17 @@
 //! installed after the bootstrap (`scripts/setup.sh`, which installs the toolchain
 //! of rust-toolchain.toml so that this can run): the wasm targets, wasmtime (only
 //! when none is on PATH: building it takes 20+ minutes on 2 cores), and, as root
-//! where apt-get exists, Debian's nix-bin (the offline flake checks), chromium
-//! (the package's browser check), jq (the flake's sandbox check), valgrind (the
-//! counts) and shellcheck (the lint of the scripts); deadnix (Nix lint) from
-//! crates.io.
+//! where apt-get exists, Debian's nix-bin (the offline flake checks), chromium and
+//! firefox-esr (the package's browser check in V8 and in SpiderMonkey), jq (the
+//! flake's sandbox check), valgrind (the counts) and shellcheck (the lint of the
+//! scripts); deadnix (Nix lint) from crates.io.
 
 use std::path::Path;
 use std::process::Command;
 
 use super::tools::{
-    cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_nix, ensure_rust, ensure_wasmtime,
-    on_path, run, say, version_line,
+    cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_firefox, ensure_nix, ensure_rust,
+    ensure_wasmtime, on_path, run, say, version_line,
 };
 
 /// `cargo xtask setup --help`.
@@ -39,6 +39,10 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
     warn(
         ensure_chromium(),
         "chromium not available; make test will skip the browser check",
+    );
+    warn(
+        ensure_firefox(),
+        "firefox-esr not available; make test will skip the browser check in Firefox",
     );
     warn(
         ensure_apt("jq", "jq"),

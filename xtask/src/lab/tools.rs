@@ -241,6 +241,11 @@ pub fn ensure_chromium() -> bool {
     ensure_apt("chromium", "chromium")
 }
 
+/// Firefox ESR (SpiderMonkey), for the JavaScript package's browser check.
+pub fn ensure_firefox() -> bool {
+    ensure_apt("firefox-esr", "firefox-esr")
+}
+
 /// Nix for the offline flake checks: Debian's nix-bin (Nix 2.8).
 pub fn ensure_nix() -> bool {
     ensure_apt("nix", "nix-bin")
