@@ -47,10 +47,10 @@ Environment:
   CRITERION_HOME   results (default target/criterion); BENCH_REPORT_DIR the report
 Rows fma (the JavaScript package's FMA kernels) come from a module of their own (relaxed
 SIMD; binaryen merges the kernels in: WASM_OPT's, or npm's under target/js-package), run
-on wasmtime and on each Node that validates it (22 and later).
+on wasmtime and on each Node that validates it (22 and later), one process per ID.
 Prebuilt (the flake's apps): BENCH_NATIVE_BIN, BENCH_WASM_BIN (BENCH_WIDE_BIN adds the
-wide-arithmetic module, BENCH_FMA_BIN the fma one), BENCH_REPORT_BIN, BENCH_SCRIPTS (the Node shim's directory),
-BENCH_ENV (KEY=VALUE lines for report.json), BENCH_COUNTS: nothing is built, results go
+wide-arithmetic module, BENCH_FMA_BIN the fma one), BENCH_REPORT_BIN, BENCH_SCRIPTS
+(the Node shim's directory), BENCH_ENV (KEY=VALUE lines for report.json), BENCH_COUNTS: nothing is built, results go
 under the working directory.";
 
 /// The programs a run measures.
@@ -314,7 +314,9 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
     // BENCH_PER_ID=0, one process per runtime with the arguments as typed.
     let split = per_id::split(args).filter(|_| var("BENCH_PER_ID").as_deref() != Some("0"));
     let mut ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    // The fma module's `fma` IDs per runtime (none where it does not run).
+    // The fma module's `fma` IDs per runtime (none where it does not run), each in
+    // a process of its own whatever BENCH_PER_ID says (they are another module's).
+    let fma_split = per_id::split(args);
     let mut fma_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for round in 1..=rounds {
         for rt in &rts {
@@ -370,7 +372,7 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
                 run(&mut cmd, &what)?;
             }
             if let (Some(fma), Some(split), Runtime::Wasmtime | Runtime::Node(..)) =
-                (&p.fma, &split, rt)
+                (&p.fma, &fma_split, rt)
             {
                 let listed = fma_ids.entry(rt.name().to_owned()).or_insert_with(|| {
                     fma_rows(rt.command(fma, &results, &shim), split, rt.name())
