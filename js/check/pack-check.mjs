@@ -1,10 +1,10 @@
 // The package as users get it: `npm pack`, then in a fresh project (consumer/):
 // install from the tarball offline, import it from ESM in Node, type-check a
 // consumer file with tsc --strict (and see a wrong one fail), bundle a page and the
-// pool's worker with esbuild and run it in headless Chromium without cross-origin
-// isolation. Expected values come from o1js here.
+// pool's worker with esbuild and run it in headless Chromium, and in Firefox where
+// it is installed, without cross-origin isolation. Expected values come from o1js here.
 // Run from the package copy (target/js-package, dev dependencies installed):
-//   node pack-check.mjs            (CHROMIUM=path overrides the browser)
+//   node pack-check.mjs            (CHROMIUM=path, FIREFOX=path override the browsers)
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 import * as o1js from "o1js";
 
-import { runPage } from "../dev/browser-server.mjs";
+import { engines, runPage } from "../dev/browser-server.mjs";
 import { helpOnRequest } from "../dev/cli.mjs";
 
 helpOnRequest(import.meta.url);
@@ -159,12 +159,24 @@ check("esbuild bundles a page that imports the package, and the pool's worker be
   const kib = (f) => (readFileSync(join(consumer, f)).length / 1024).toFixed(0);
   return `bundle.js ${kib("bundle.js")} KiB, worker.js ${kib("worker.js")} KiB`;
 });
-const report = await runPage("consumer/page.html", { isolated: false });
-check("the bundled page runs in headless Chromium without cross-origin isolation, its pool too; results equal o1js's", () => {
-  if (report.error || report.result !== want) throw new Error(JSON.stringify(report));
-  if (report.crossOriginIsolated !== false || report.sharedArrayBuffer !== "undefined") throw new Error(`the page was isolated: ${JSON.stringify(report)}`);
-  if (report.workers !== 2) throw new Error(`the pool had ${report.workers} workers`);
-  return `module ${report.module}, 2 Web Workers, no SharedArrayBuffer`;
-});
+// In each engine's browser: Chromium always (this check needs it), Firefox where
+// it is installed (else a skip, said).
+for (const [engine, name] of [["chromium", "Chromium"], ["firefox", "Firefox"]]) {
+  if (engine !== "chromium") {
+    try {
+      execFileSync(engines[engine].binary, ["--version"], { stdio: "ignore" });
+    } catch {
+      console.log(`skip  the bundled page in ${name}: ${engines[engine].binary} is not installed`);
+      continue;
+    }
+  }
+  const report = await runPage("consumer/page.html", { isolated: false, engine });
+  check(`the bundled page runs in headless ${name} without cross-origin isolation, its pool too; results equal o1js's`, () => {
+    if (report.error || report.result !== want) throw new Error(JSON.stringify(report));
+    if (report.crossOriginIsolated !== false || report.sharedArrayBuffer !== "undefined") throw new Error(`the page was isolated: ${JSON.stringify(report)}`);
+    if (report.workers !== 2) throw new Error(`the pool had ${report.workers} workers`);
+    return `module ${report.module}, 2 Web Workers, no SharedArrayBuffer`;
+  });
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

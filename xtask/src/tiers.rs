@@ -528,7 +528,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
         r,
         chromium,
         Step::new(
-            "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle with the pool's worker in chromium, not cross-origin isolated",
+            "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle with the pool's worker in chromium and firefox, not cross-origin isolated",
             "node",
             &["target/js-package/check/pack-check.mjs"],
         ),
