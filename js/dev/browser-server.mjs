@@ -99,19 +99,19 @@ async function openPage(page, { timeoutMs = 180_000, flags: extra = [], isolated
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${server.address().port}/${page}`;
-  const chrome = spawn(b.binary, b.args(profile, extra, url), { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(b.binary, b.args(profile, extra, url), { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  chrome.stderr.on("data", (d) => (stderr += d));
-  chrome.on("error", (e) => done({ error: `cannot start ${b.binary}: ${e.message}` }));
+  child.stderr.on("data", (d) => (stderr += d));
+  child.on("error", (e) => done({ error: `cannot start ${b.binary}: ${e.message}` }));
   // No report: a timeout, or a browser that quit first (both retried by runPage).
   const silent = (what) => done({ error: what + (stage ? `; last stage begun: ${stage}` : ""), timedOut: true, stage, stderr: stderr.slice(-2000) });
-  const exited = new Promise((r) => chrome.on("close", r));
+  const exited = new Promise((r) => child.on("close", r));
   exited.then((code) => silent(`${b.binary} exited (${code}) before the page reported`));
   const timeout = setTimeout(() => silent(`no report within ${timeoutMs / 1000} s`), timeoutMs);
   const report = await reported;
   clearTimeout(timeout);
   // The next page reuses the profile: wait (a little) for this browser to let go of it.
-  chrome.kill();
+  child.kill();
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   server.close();
   return report;

@@ -680,10 +680,12 @@ fn fma_bench_smoke(root: &Path) -> Result<bool, String> {
         let text = String::from_utf8_lossy(&out.stdout);
         print!("{text}");
         eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        let ran = text
+        let tested: Vec<String> = text
             .lines()
-            .filter(|l| l.starts_with("Testing Poseidon/") && l.contains("/fma"))
-            .count();
+            .filter_map(|l| l.strip_prefix("Testing "))
+            .map(str::to_owned)
+            .collect();
+        let ran = crate::lab::per_id::of_backend(&tested, "fma").len();
         if !out.status.success() || !text.contains("fma: the kernels run and agree") || ran == 0 {
             return Err(format!(
                 "the fma module on {}: {} (the kernels must run and agree, and fma rows run; {ran} ran)",

@@ -43,7 +43,7 @@ Environment:
                    median of the rounds' medians (baselines rt@1 ...)
   BENCH_PER_ID=0   one process per runtime for every ID the filter selects (default: one
                    process per ID, so that no benchmark runs after another)
-  BENCH_JS=0       skip the JavaScript package against o1js (per Node, Chromium)
+  BENCH_JS=0       skip the JavaScript package against o1js (per Node, Chromium, Firefox)
   CRITERION_HOME   results (default target/criterion); BENCH_REPORT_DIR the report
 Rows fma (the JavaScript package's FMA kernels) come from a module of their own (relaxed
 SIMD; binaryen merges the kernels in: WASM_OPT's, or npm's under target/js-package), run
