@@ -350,7 +350,7 @@ pub fn units_of(runtime: &str) -> &'static [Kind] {
     match runtime {
         "native" => &[Kind::Native],
         "wasmtime" => &[Kind::WasmOperators, Kind::Wasmtime],
-        r if r.starts_with("node") || r == "chromium" => &[Kind::WasmOperators],
+        r if r.starts_with("node") || r == "chromium" || r == "jsc" => &[Kind::WasmOperators],
         _ => &[],
     }
 }

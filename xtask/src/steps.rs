@@ -25,6 +25,21 @@ fn shim(root: &Path) -> PathBuf {
     root.join("scripts/node-wasi.mjs")
 }
 
+/// `scripts/jsc-runner.sh --dir .`: a runner of wasm32-wasip1 programs in
+/// JavaScriptCore (the working directory mapped in, as under wasmtime; the
+/// program's exit code kept).
+fn jsc_runner(root: &Path) -> Result<Vec<String>, String> {
+    crate::lab::runtime::jsc()
+        .ok_or("jsc not found on PATH (Debian: apt-get install libjavascriptcoregtk-4.0-bin)")?;
+    Ok(vec![
+        root.join("scripts/jsc-runner.sh")
+            .to_string_lossy()
+            .into_owned(),
+        "--dir".into(),
+        ".".into(),
+    ])
+}
+
 /// The tool on one runtime: the vector files, and the permutation files that the
 /// native tool wrote (so the wasm tools re-check native results).
 fn tool_checks(root: &Path, runtime: &str) -> Result<bool, String> {
@@ -38,7 +53,16 @@ fn tool_checks(root: &Path, runtime: &str) -> Result<bool, String> {
             t.push(WASM_TOOL.into());
             t
         }
-        r => return Err(format!("tool_checks: no runtime {r} (native, wasm, node)")),
+        "jsc" => {
+            let mut t = jsc_runner(root)?;
+            t.push(WASM_TOOL.into());
+            t
+        }
+        r => {
+            return Err(format!(
+                "tool_checks: no runtime {r} (native, wasm, node, jsc)"
+            ))
+        }
     };
     let files = [
         "poseidon/tests/data/kimchi.json",
@@ -464,7 +488,12 @@ fn run_tests(root: &Path, name: &str, runtime: &str) -> Result<bool, String> {
             vec![wasm_runner]
         }
         "node" => node_runner("node", &shim(root)),
-        r => return Err(format!("run_tests: no runtime {r}")),
+        "jsc" => jsc_runner(root)?,
+        r => {
+            return Err(format!(
+                "run_tests: no runtime {r} (wasmtime, wasmtime-wide, node, jsc)"
+            ))
+        }
     };
     let log = root.join(format!("{LOGS}/{name}.json"));
     let messages = io(&log, std::fs::read_to_string(&log))?;
@@ -542,7 +571,7 @@ steps: tool_checks RUNTIME, wasm_instructions, js_prepare, js_package MODULE [NO
        fma_kernel [chromium], actionlint, nix_parse, nix_lock, nix_sandbox, upstream_build,
        upstream_smoke RUNTIME, build_no_simd_tests, build_wide_tests, wide_doctests,
        run_tests NAME RUNTIME, examples [CARGO TARGET ARGS], lane_probes, counts_check,
-       ab_selftest, wide_bench_smoke, fma_bench_smoke";
+       ab_selftest, wide_bench_smoke, fma_bench_smoke, jsc_bench_smoke";
 
 /// `cargo xtask step NAME [ARGS...]`: a step that fails says why and returns
 /// Ok(false); only a wrong name is a usage error.
@@ -563,7 +592,7 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
 }
 
 /// The steps' names.
-const STEPS: [&str; 21] = [
+const STEPS: [&str; 22] = [
     "tool_checks",
     "wasm_instructions",
     "js_prepare",
@@ -585,6 +614,7 @@ const STEPS: [&str; 21] = [
     "ab_selftest",
     "wide_bench_smoke",
     "fma_bench_smoke",
+    "jsc_bench_smoke",
 ];
 
 fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
@@ -659,6 +689,7 @@ fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
             .map(|()| true)
         }
         "fma_bench_smoke" => fma_bench_smoke(root),
+        "jsc_bench_smoke" => jsc_bench_smoke(root),
         s => Err(format!("no step {s}")),
     }
 }
@@ -700,6 +731,69 @@ fn fma_bench_smoke(root: &Path) -> Result<bool, String> {
     }
     println!("2 passed, 0 failed");
     Ok(true)
+}
+
+/// The benchmark module in JavaScriptCore (`jsc`, `scripts/jsc-wasi.mjs`): every
+/// row once (criterion's test mode), then one row measured briefly, whose
+/// baseline must arrive through the shim's archive where `cargo xtask bench`
+/// reads it.
+fn jsc_bench_smoke(root: &Path) -> Result<bool, String> {
+    use crate::lab::runtime::{jsc, Runtime};
+    let jsc = jsc()
+        .ok_or("jsc not found on PATH (Debian: apt-get install libjavascriptcoregtk-4.0-bin)")?;
+    let module = bench_binary(root, Flavor::Wasm)?;
+    let rt = Runtime::Jsc(jsc);
+    let results = root.join("target/jsc-smoke");
+    let _ = std::fs::remove_dir_all(&results);
+    let out = rt
+        .command(&module, &results, &shim(root))
+        .output()
+        .map_err(|e| format!("jsc: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let tested = text.lines().filter(|l| l.starts_with("Testing ")).count();
+    let ok = text.lines().filter(|l| *l == "Success").count();
+    if !out.status.success() || tested == 0 || ok != tested {
+        eprint!("{text}{}", String::from_utf8_lossy(&out.stderr));
+        return Err(format!(
+            "the bench module in jsc: {} ({tested} rows, {ok} succeeded)",
+            out.status
+        ));
+    }
+    println!("jsc: every row of the bench module ran once ({tested} rows)");
+    let id = "Poseidon/permutation/u29";
+    run(
+        rt.command(&module, &results, &shim(root)).args([
+            "--bench",
+            "--save-baseline",
+            "jsc",
+            "--exact",
+            id,
+            "--warm-up-time",
+            "0.1",
+            "--measurement-time",
+            "0.3",
+            "--sample-size",
+            "10",
+        ]),
+        "a measured row in jsc",
+    )?;
+    rt.after_run(&results)?;
+    let found = poseidon_benches::collect(&results, &["jsc".into()], None)?;
+    match found.iter().find(|e| e.id == id) {
+        Some(e) if e.median_ns > 0.0 => {
+            println!(
+                "jsc: {id} measured, its baseline written out of the shim's archive ({:.1} µs)",
+                e.median_ns / 1e3
+            );
+            println!("2 passed, 0 failed");
+            Ok(true)
+        }
+        _ => Err(format!(
+            "jsc: no baseline jsc of {id} under {} (found {})",
+            results.display(),
+            found.len()
+        )),
+    }
 }
 
 #[cfg(test)]

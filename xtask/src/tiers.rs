@@ -9,8 +9,8 @@ use std::path::Path;
 use crate::cargo_args::{clippy_args, doctest_args, excludes, host_only, test_args, Target};
 use crate::lab::nodes;
 use crate::lab::tools::{
-    cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_firefox, ensure_nix, ensure_rust,
-    ensure_wasmtime, on_path,
+    cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_firefox, ensure_jsc, ensure_nix,
+    ensure_rust, ensure_wasmtime, on_path,
 };
 use crate::runner::{say, Runner, Step};
 
@@ -362,6 +362,16 @@ pub fn test(root: &Path) -> Result<bool, String> {
             &["wide-tests", "wasmtime-wide"],
         ),
     ]);
+    let jsc = ensure_jsc();
+    runs.extend(needed(
+        jsc,
+        Step::xtask(
+            format!("tests {WASM} (jsc: JavaScriptCore, scripts/jsc-wasi.mjs)"),
+            "run_tests",
+            &["wasm-tests", "jsc"],
+        ),
+        "jsc not found and not installable here (libjavascriptcoregtk-4.0-bin)",
+    ));
     if node {
         runs.insert(
             1,
@@ -375,11 +385,11 @@ pub fn test(root: &Path) -> Result<bool, String> {
         say("no Node >= 20 on PATH: skipping the tests under node:wasi and the JavaScript package");
     }
     r.run_parallel(runs, 2);
-    rest_steps(root, &mut r, node);
+    rest_steps(root, &mut r, node, jsc);
     Ok(r.finish())
 }
 
-fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
+fn rest_steps(root: &Path, r: &mut Runner, node: bool, jsc: bool) {
     // The tool's checks run the dev builds that the tests made (target/debug,
     // target/wasm32-wasip1/debug): debug assertions on, and no release build of the
     // library with the tool's features (74 s). Release builds of the library are
@@ -405,6 +415,13 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
         "tool_checks",
         &["wasm"],
     ));
+    if jsc {
+        r.run(Step::xtask(
+            format!("poseidon check {WASM} (jsc)"),
+            "tool_checks",
+            &["jsc"],
+        ));
+    }
     if node {
         node_steps(root, r);
     }
@@ -439,6 +456,13 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool) {
             &[],
         ),
     ]);
+    if jsc {
+        last.push(Step::xtask(
+            format!("bench smoke run {WASM} in jsc (every row once, one row measured, its baseline out of the shim's archive)"),
+            "jsc_bench_smoke",
+            &[],
+        ));
+    }
     if node {
         last.push(Step::xtask(
             format!("bench smoke run of the fma rows {WASM} with the package's FMA kernels merged in (wasmtime, Node 24)"),
@@ -523,6 +547,17 @@ fn node_steps(root: &Path, r: &mut Runner) {
         )
         .env("POSEIDON_VECTORS", &vectors.to_string_lossy()),
         "firefox-esr not found and not installable here",
+    );
+    needing(
+        r,
+        ensure_jsc(),
+        Step::new(
+            "js package in JavaScriptCore (jsc, no browser): each module jsc runs and init()'s pick against o1js's results and Mina's vectors",
+            "node",
+            &["target/js-package/check/jsc-check.mjs"],
+        )
+        .env("POSEIDON_VECTORS", &vectors.to_string_lossy()),
+        "jsc not found and not installable here (libjavascriptcoregtk-4.0-bin)",
     );
     needing(
         r,

@@ -38,7 +38,8 @@ when BASE is @REV): our backends' permutation and hash of 2, counted too.
                     more as fit, an even number from 4 to 60
   --rounds N        paired rounds per runtime instead (even, at least 4)
   --runtimes LIST   e.g. \"native wasmtime node24\" (default: native, wasmtime if on
-                    PATH, every Node of BENCH_NODES or found as make bench finds them)
+                    PATH, every Node of BENCH_NODES or found as make bench finds them;
+                    jsc, JavaScriptCore's shell, only when named)
   --workloads REGEX criterion's filter (default: upstream's permutation and its
                     hash of 2 elements; the hash chain and the longer hashes are
                     the permutation again)
@@ -263,6 +264,9 @@ fn runtimes(root: &Path, asked: &Option<Vec<String>>) -> Result<Vec<Runtime>, St
             "native" => out.push(Runtime::Native),
             "wasmtime" => out.push(Runtime::Wasmtime),
             "node" => out.extend(nodes.iter().cloned()),
+            "jsc" => out.push(Runtime::Jsc(crate::lab::runtime::jsc().ok_or(
+                "runtime jsc: jsc not found on PATH (Debian: apt-get install libjavascriptcoregtk-4.0-bin)",
+            )?)),
             n => {
                 let names: Vec<&str> = nodes.iter().map(Runtime::name).collect();
                 let r = nodes.iter().find(|r| r.name() == n).ok_or(format!(
@@ -331,6 +335,7 @@ fn measure(
                 lines[lines.len().saturating_sub(20)..].join("\n")
             ));
         }
+        rt.after_run(home)?;
     }
     Ok(())
 }

@@ -25,17 +25,18 @@ pub const USAGE: &str = "usage: cargo xtask bench [-- CRITERION ARGS...]
   cargo xtask bench -- --quick                        quick run of everything
   cargo xtask bench -- 'Poseidon/permutation/(u29|u64)$'   only IDs matching a regex
   cargo xtask bench -- --measurement-time 10          longer samples
-Runs the benchmark natively, under wasmtime and under each Node, each ID in a process of
-its own, saving one baseline per runtime; prints the side-by-side table and writes
+Runs the benchmark natively, under wasmtime, under each Node and in JavaScriptCore's jsc
+shell (when on PATH), each ID in a process of its own, saving one baseline per runtime; prints the side-by-side table and writes
 report.json, report.md and report.svg (target/bench-report/). Arguments after -- reach
 criterion as typed.
 
 Environment:
   PROOF_SYSTEMS    a proof-systems checkout: adds backend `upstream` (mina-poseidon built
                    from it by path, only read) and upstream's own poseidon_bench beside it
-  BENCH_RUNTIMES   default \"native wasmtime wasmtime-wide node\"; \"node\" stands for every
+  BENCH_RUNTIMES   default \"native wasmtime wasmtime-wide node jsc\"; \"node\" stands for every
                    Node runtime, node24 for one; wasmtime-wide is the module built with
-                   +wide-arithmetic, run with -W wide-arithmetic=y
+                   +wide-arithmetic, run with -W wide-arithmetic=y; jsc is JavaScriptCore's
+                   shell through scripts/jsc-wasi.mjs (skipped by default when not on PATH)
   BENCH_NODES      Nodes to run: major versions (\"22 24 26\", from cargo xtask nodes or PATH)
                    or paths to node binaries; default: the Node on PATH and every one
                    under target/nodes/
@@ -50,7 +51,7 @@ SIMD; binaryen merges the kernels in: WASM_OPT's, or npm's under target/js-packa
 on wasmtime and on each Node that validates it (22 and later), one process per ID.
 Prebuilt (the flake's apps): BENCH_NATIVE_BIN, BENCH_WASM_BIN (BENCH_WIDE_BIN adds the
 wide-arithmetic module, BENCH_FMA_BIN the fma one), BENCH_REPORT_BIN, BENCH_SCRIPTS
-(the Node shim's directory), BENCH_ENV (KEY=VALUE lines for report.json), BENCH_COUNTS: nothing is built, results go
+(the shims' directory), BENCH_ENV (KEY=VALUE lines for report.json), BENCH_COUNTS: nothing is built, results go
 under the working directory.";
 
 /// The programs a run measures.
@@ -74,10 +75,11 @@ struct Programs {
 /// The runtimes asked for (`BENCH_RUNTIMES`), resolved.
 fn runtimes(root: &Path, have_wide: bool) -> Result<Vec<Runtime>, String> {
     let default = if have_wide {
-        "native wasmtime wasmtime-wide node"
+        "native wasmtime wasmtime-wide node jsc"
     } else {
-        "native wasmtime node"
+        "native wasmtime node jsc"
     };
+    let defaulted = var("BENCH_RUNTIMES").is_none();
     let asked = var("BENCH_RUNTIMES").unwrap_or_else(|| default.into());
     let asked: Vec<&str> = asked.split_whitespace().collect();
     // The Nodes, looked for only when a Node runtime is asked for (bench-native has none).
@@ -107,7 +109,12 @@ fn runtimes(root: &Path, have_wide: bool) -> Result<Vec<Runtime>, String> {
                 ))?;
                 out.push(r.clone());
             }
-            _ => return Err(format!("unknown runtime '{rt}' in BENCH_RUNTIMES (native, wasmtime, wasmtime-wide, node, node<major>)")),
+            "jsc" => match super::runtime::jsc() {
+                Some(jsc) => out.push(Runtime::Jsc(jsc)),
+                None if defaulted => say("jsc not found: skipping JavaScriptCore (Debian: apt-get install libjavascriptcoregtk-4.0-bin, or make setup)"),
+                None => return Err("runtime jsc: jsc not found on PATH (Debian: apt-get install libjavascriptcoregtk-4.0-bin, or make setup)".into()),
+            },
+            _ => return Err(format!("unknown runtime '{rt}' in BENCH_RUNTIMES (native, wasmtime, wasmtime-wide, node, node<major>, jsc)")),
         }
     }
     if out.is_empty() {
@@ -174,7 +181,7 @@ fn build(root: &Path, rts: &[Runtime]) -> Result<Programs, String> {
     }
     if rts
         .iter()
-        .any(|r| matches!(r, Runtime::Wasmtime | Runtime::Node(..)))
+        .any(|r| matches!(r, Runtime::Wasmtime | Runtime::Node(..) | Runtime::Jsc(_)))
     {
         // The workspace's build (upstream has no fma row); no binaryen: no fma rows.
         say("building the benchmark for wasm32-wasip1 with relaxed SIMD and the package's FMA kernels (rows fma)");
@@ -370,9 +377,13 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
                 cmd.args(["--bench", "--save-baseline", &baseline])
                     .args(run_args);
                 run(&mut cmd, &what)?;
+                rt.after_run(&results)?;
             }
-            if let (Some(fma), Some(split), Runtime::Wasmtime | Runtime::Node(..)) =
-                (&p.fma, &fma_split, rt)
+            if let (
+                Some(fma),
+                Some(split),
+                Runtime::Wasmtime | Runtime::Node(..) | Runtime::Jsc(_),
+            ) = (&p.fma, &fma_split, rt)
             {
                 let listed = fma_ids.entry(rt.name().to_owned()).or_insert_with(|| {
                     fma_rows(rt.command(fma, &results, &shim), split, rt.name())
@@ -389,6 +400,7 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
                     cmd.args(["--bench", "--save-baseline", &baseline])
                         .args(per_id::id_args(split, id));
                     run(&mut cmd, &format!("the fma module on {}, {id}", rt.name()))?;
+                    rt.after_run(&results)?;
                 }
             }
             if let Some(own) = own {
@@ -404,6 +416,7 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
                     &mut cmd,
                     &format!("upstream's own benchmark on {}", rt.name()),
                 )?;
+                rt.after_run(&own_results)?;
             }
         }
     }
@@ -441,7 +454,10 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
             version_line("wasmtime", &["--version"], "unknown")
         ));
     }
-    for rt in rts.iter().filter(|r| matches!(r, Runtime::Node(..))) {
+    for rt in rts
+        .iter()
+        .filter(|r| matches!(r, Runtime::Node(..) | Runtime::Jsc(_)))
+    {
         env.push(format!("{}={}", rt.name(), rt.describe()));
     }
     if let Some((commit, checkout)) = &p.upstream {

@@ -3,7 +3,9 @@
 //! of rust-toolchain.toml so that this can run): the wasm targets, wasmtime (only
 //! when none is on PATH: building it takes 20+ minutes on 2 cores), and, as root
 //! where apt-get exists, Debian's nix-bin (the offline flake checks), chromium and
-//! firefox-esr (the package's browser check in V8 and in SpiderMonkey), jq (the
+//! firefox-esr (the package's browser check in V8 and in SpiderMonkey),
+//! libjavascriptcoregtk-4.0-bin (`jsc`: the tests, the package and the lab in
+//! JavaScriptCore), jq (the
 //! flake's sandbox check), valgrind (the counts) and shellcheck (the lint of the
 //! scripts); deadnix (Nix lint) from crates.io.
 
@@ -11,8 +13,8 @@ use std::path::Path;
 use std::process::Command;
 
 use super::tools::{
-    cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_firefox, ensure_nix, ensure_rust,
-    ensure_wasmtime, on_path, run, say, version_line,
+    cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_firefox, ensure_jsc, ensure_nix,
+    ensure_rust, ensure_wasmtime, on_path, run, say, version_line,
 };
 
 /// `cargo xtask setup --help`.
@@ -43,6 +45,10 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
     warn(
         ensure_firefox(),
         "firefox-esr not available; make test will skip the browser check in Firefox",
+    );
+    warn(
+        ensure_jsc(),
+        "jsc (libjavascriptcoregtk-4.0-bin) not available; make test will skip JavaScriptCore",
     );
     warn(
         ensure_apt("jq", "jq"),

@@ -246,6 +246,11 @@ pub fn ensure_firefox() -> bool {
     ensure_apt("firefox-esr", "firefox-esr")
 }
 
+/// JavaScriptCore's `jsc` shell: Debian's libjavascriptcoregtk-4.0-bin (WebKitGTK).
+pub fn ensure_jsc() -> bool {
+    ensure_apt("jsc", "libjavascriptcoregtk-4.0-bin")
+}
+
 /// Nix for the offline flake checks: Debian's nix-bin (Nix 2.8).
 pub fn ensure_nix() -> bool {
     ensure_apt("nix", "nix-bin")
