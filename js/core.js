@@ -208,13 +208,25 @@ export function hashLegacy(fields) {
  * fields permute once. Returns the new state.
  */
 export function update(state, fields) {
+  return updateWith(KIMCHI_FP, state, fields);
+}
+
+/**
+ * `update` with the legacy Poseidon (mina-signer's `PoseidonLegacy.update`): the
+ * same absorption, the legacy permutation.
+ */
+export function updateLegacy(state, fields) {
+  return updateWith(LEGACY_FP, state, fields);
+}
+
+function updateWith(kind, state, fields) {
   checkState(state);
   checkFields(fields, P);
   const n = fields.length;
   const w = words(4 * (3 + n));
   for (let i = 0; i < 3; i++) put(w, 4 * i, state[i]);
   for (let i = 0; i < n; i++) put(w, 4 * (3 + i), fields[i]);
-  status(api().update(KIMCHI_FP, n), "state and fields");
+  status(api().update(kind, n), "state and fields");
   return stateResult();
 }
 
@@ -286,6 +298,12 @@ function unpack(w, count) {
 /** An argument check that names the argument, as the public functions' errors do. */
 export function checkField(x, name) {
   if (typeof x !== "bigint" || x < 0n || x >= P) reject(x, name, P);
+  return x;
+}
+
+/** The same for a boolean argument. */
+export function checkBoolean(x, name) {
+  if (typeof x !== "boolean") throw new TypeError(`${name} must be a boolean, got ${describe(x)}`);
   return x;
 }
 

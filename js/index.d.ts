@@ -30,6 +30,8 @@ export function hashLegacy(fields: bigint[]): bigint;
  * (zero-padded), permuting after each pair; no fields permute once.
  */
 export function update(state: [bigint, bigint, bigint], fields: bigint[]): [bigint, bigint, bigint];
+/** `update` with the legacy Poseidon (mina-signer's `PoseidonLegacy.update`). */
+export function updateLegacy(state: [bigint, bigint, bigint], fields: bigint[]): [bigint, bigint, bigint];
 /** The kimchi permutation over Fp. */
 export function permute(state: [bigint, bigint, bigint]): [bigint, bigint, bigint];
 /** Kimchi Poseidon over Fp of many inputs in one call. */
@@ -46,6 +48,86 @@ export function salt(prefix: string): [bigint, bigint, bigint];
 export function hashWithPrefix(prefix: string, fields: bigint[]): bigint;
 /** o1js's `emptyHashWithPrefix(prefix)`: `salt(prefix)[0]`, which differs from `hashWithPrefix(prefix, [])`. */
 export function emptyHashWithPrefix(prefix: string): bigint;
+/** mina-signer's `HashLegacy.salt(prefix)`: `salt` with the legacy Poseidon. */
+export function saltLegacy(prefix: string): [bigint, bigint, bigint];
+/** mina-signer's `HashLegacy.hashWithPrefix(prefix, fields)`. */
+export function hashWithPrefixLegacy(prefix: string, fields: bigint[]): bigint;
+/** mina-signer's `HashLegacy.emptyHashWithPrefix(prefix)`: `saltLegacy(prefix)[0]`. */
+export function emptyHashWithPrefixLegacy(prefix: string): bigint;
+
+/**
+ * o1js's `Poseidon.hashAnyLength(fields)`: `hash([...fields, length])`, so inputs
+ * that differ by trailing zeros do not collide (as they do under `hash`).
+ */
+export function hashAnyLength(fields: bigint[]): bigint;
+/**
+ * o1js's `Poseidon.Sponge`: absorb elements one at a time, squeeze them out. One
+ * squeeze after absorbing a list is `hash(list)`; a second is `update(zeros, list)[1]`.
+ */
+export class Sponge {
+  constructor();
+  absorb(x: bigint): void;
+  squeeze(): bigint;
+}
+
+/** A hash input as o1js's `toInput()` gives it, with bigints: fields, then `[value, bits]` to pack. */
+export interface HashInput {
+  fields?: bigint[];
+  packed?: [bigint, number][];
+}
+/** mina-signer's legacy hash input: fields, then bits (least significant first). */
+export interface HashInputLegacy {
+  fields?: bigint[];
+  bits?: boolean[];
+}
+/**
+ * o1js's `packToFields`: the fields, then the packed values concatenated (most
+ * significant first) into elements of fewer than 255 bits. Each value must fit its
+ * bits, 1 to 254 (RangeError otherwise).
+ */
+export function packToFields(input: HashInput): bigint[];
+/** o1js's `Poseidon.hashPacked(type, value)`, given `type.toInput(value)` as bigints. */
+export function hashPacked(input: HashInput): bigint;
+/** mina-signer's `packToFieldsLegacy`: the bits in elements of 254 (the input is left as it is). */
+export function packToFieldsLegacy(input: HashInputLegacy): bigint[];
+/** A public key as o1js holds it (`PublicKey`'s fields): the x coordinate and the parity of y. */
+export interface PublicKeyFields {
+  x: bigint;
+  isOdd: boolean;
+}
+/** o1js's `TokenId.derive(owner, parentTokenId)`; parentTokenId defaults to 1 (MINA). */
+export function deriveTokenId(owner: PublicKeyFields, parentTokenId?: bigint): bigint;
+
+/** A MerkleList element: its fields, or its `toInput()` form. */
+export type ListElement = bigint[] | HashInput;
+/** Options of `MerkleList`. */
+export interface MerkleListOptions {
+  /** The prefix of the default next hash (default ""). */
+  prefix?: string;
+  /** The hash of the empty list (default 0). */
+  emptyHash?: bigint;
+  /** The next hash in place of the default, as `MerkleList.create(type, nextHash)`. */
+  nextHash?: (hash: bigint, element: any) => bigint;
+}
+/**
+ * o1js's default list step: `hashWithPrefix(prefix, [previous, ...packToFields(element)])`.
+ */
+export function merkleListHash(previous: bigint, element: ListElement, prefix?: string): bigint;
+/** o1js's `MerkleList` as a commitment: push elements, read `hash`. */
+export class MerkleList {
+  constructor(options?: MerkleListOptions);
+  /** The list of `elements` pushed in order (o1js's `MerkleList.from`). */
+  static from(elements: ListElement[], options?: MerkleListOptions): MerkleList;
+  /** Pushed last to first (o1js's `fromReverse`). */
+  static fromReverse(elements: ListElement[], options?: MerkleListOptions): MerkleList;
+  push(element: ListElement): void;
+  pushIf(condition: boolean, element: ListElement): void;
+  /** The commitment, o1js's `list.hash`. */
+  readonly hash: bigint;
+  /** How many elements were pushed. */
+  readonly length: number;
+  isEmpty(): boolean;
+}
 
 /** Options of `createPool`. */
 export interface PoolOptions {
@@ -121,7 +203,14 @@ export class MerkleTree {
   /** The stored nodes as [level, index, value]: those o1js's `nodes` would hold. */
   entries(): IterableIterator<[number, bigint, bigint]>;
   clone(): MerkleTree;
+  /** o1js's `validate(index)`: whether the leaf's witness leads to the root. */
+  validate(index: bigint): boolean;
 }
+
+/** o1js's `MerkleWitness.calculateRoot(leaf)`: the root a tree witness leads to from `leaf`. */
+export function calculateRoot(witness: WitnessStep[], leaf: bigint): bigint;
+/** o1js's `MerkleWitness.calculateIndex()`: the leaf index the witness's path spells. */
+export function calculateIndex(witness: WitnessStep[]): bigint;
 
 /** o1js's `MerkleMapWitness` as plain values. */
 export interface MerkleMapWitness {
@@ -146,6 +235,12 @@ export class MerkleMap {
   /** The inner tree's stored nodes as [level, index, value]. */
   entries(): IterableIterator<[number, bigint, bigint]>;
 }
+
+/**
+ * o1js's `MerkleMapWitness.computeRootAndKey(value)`: [root, key]. RangeError
+ * unless the witness has 255 steps and `isLefts[0]` is true (o1js asserts it).
+ */
+export function computeRootAndKey(witness: MerkleMapWitness, value: bigint): [bigint, bigint];
 
 /** A value that may be absent, as o1js's `Option` (value 0 when absent). */
 export interface OptionValue {
@@ -187,6 +282,20 @@ export class IndexedMerkleMap {
   /** An existing key's value (Error if absent). */
   get(key: bigint): bigint;
   getOption(key: bigint): OptionValue;
+  /** o1js's `setIf`: `set(key, value)` if `condition`, else `set(0, 0)` (a no-op unless key 0 is used). */
+  setIf(condition: boolean, key: bigint, value: bigint): OptionValue;
+  /** Whether `key` is in the map (key 0 always is). */
+  isIncluded(key: bigint): boolean;
+  /** Throws unless `key` is in the map. */
+  assertIncluded(key: bigint, message?: string): void;
+  /** Throws if `key` is in the map. */
+  assertNotIncluded(key: bigint, message?: string): void;
+  /** An independent copy (o1js's `clone`). */
+  clone(): IndexedMerkleMap;
+  /** Makes this map a copy of `other` (same height; TypeError otherwise). */
+  overwrite(other: IndexedMerkleMap): void;
+  /** `overwrite(other)` if `condition`. */
+  overwriteIf(condition: boolean, other: IndexedMerkleMap): void;
   /** hash([internalRoot, length]), o1js's `root`. */
   getRoot(): bigint;
   readonly root: bigint;

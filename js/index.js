@@ -2,7 +2,12 @@
 // Rust to WebAssembly, and what o1js users build on it out of circuit: salted
 // hashes and Merkle structures, bit-exact with o1js. The o1js adapter is
 // "kimchi-poseidon/o1js" (o1js.js).
-export { P, Q, MODULES, supported, init, backend, moduleBytes, hash, hashFq, hashLegacy, permute, update, hashMany } from "./core.js";
-export { prefixToField, salt, hashWithPrefix, emptyHashWithPrefix } from "./prefix.js";
-export { MerkleTree, MerkleMap, IndexedMerkleMap } from "./merkle.js";
+export { P, Q, MODULES, supported, init, backend, moduleBytes, hash, hashFq, hashLegacy, permute, update, updateLegacy, hashMany } from "./core.js";
+export {
+  prefixToField, salt, hashWithPrefix, emptyHashWithPrefix, saltLegacy, hashWithPrefixLegacy, emptyHashWithPrefixLegacy,
+} from "./prefix.js";
+export { hashAnyLength, Sponge } from "./sponge.js";
+export { packToFields, hashPacked, packToFieldsLegacy, deriveTokenId } from "./packed.js";
+export { merkleListHash, MerkleList } from "./list.js";
+export { MerkleTree, MerkleMap, IndexedMerkleMap, calculateRoot, calculateIndex, computeRootAndKey } from "./merkle.js";
 export { createPool } from "./pool.js";

@@ -6,7 +6,7 @@
 // call (SIMD lanes in the simd module). A tree filled with n leaves then costs
 // about n permutations instead of n·(height−1), and the nodes stored are exactly
 // those o1js would have stored.
-import { P, checkField, describe, get, hash, hashMany, packElements } from "./core.js";
+import { P, checkBoolean, checkField, describe, get, hash, hashMany, packElements } from "./core.js";
 import { checkPool, runTasks, taskCount } from "./pool.js";
 
 // Inputs per hashMany call: bounds the scratch buffer for very large levels.
@@ -273,6 +273,57 @@ export class MerkleTree {
     c.#t = this.#t.copy();
     return c;
   }
+
+  /** o1js's `validate(index)`: whether the leaf's witness leads to the root. */
+  validate(index) {
+    return calculateRoot(this.getWitness(index), this.getLeaf(index)) === this.getRoot();
+  }
+}
+
+function checkWitness(witness, name) {
+  if (!Array.isArray(witness)) throw new TypeError(`${name} must be an array of { isLeft, sibling }, got ${describe(witness)}`);
+  witness.forEach((w, i) => {
+    if (w === null || typeof w !== "object") throw new TypeError(`${name}[${i}] must be { isLeft, sibling }, got ${describe(w)}`);
+    checkBoolean(w.isLeft, `${name}[${i}].isLeft`);
+    checkField(w.sibling, `${name}[${i}].sibling`);
+  });
+}
+
+/**
+ * o1js's `MerkleWitness.calculateRoot(leaf)`: the root that `witness` (a
+ * `getWitness` result: { isLeft, sibling } from the leaf up) leads to from `leaf`.
+ */
+export function calculateRoot(witness, leaf) {
+  checkWitness(witness, "witness");
+  let h = checkField(leaf, "leaf");
+  for (const { isLeft, sibling } of witness) h = hash(isLeft ? [h, sibling] : [sibling, h]);
+  return h;
+}
+
+/** o1js's `MerkleWitness.calculateIndex()`: the leaf index the witness's path spells. */
+export function calculateIndex(witness) {
+  checkWitness(witness, "witness");
+  return witness.reduceRight((index, { isLeft }) => (index << 1n) | (isLeft ? 0n : 1n), 0n);
+}
+
+/**
+ * o1js's `MerkleMapWitness.computeRootAndKey(value)`: [root, key] for a
+ * `MerkleMap.getWitness` result ({ isLefts, siblings }, 255 each; isLefts[0] must
+ * be true, as o1js asserts, so keys stay below 2^254).
+ */
+export function computeRootAndKey(witness, value) {
+  if (witness === null || typeof witness !== "object" || !Array.isArray(witness.isLefts) || !Array.isArray(witness.siblings)) {
+    throw new TypeError(`witness must be { isLefts, siblings }, got ${describe(witness)}`);
+  }
+  const { isLefts, siblings } = witness;
+  if (isLefts.length !== 255 || siblings.length !== 255) {
+    throw new RangeError(`witness must have 255 isLefts and siblings, got ${isLefts.length} and ${siblings.length}`);
+  }
+  if (isLefts[0] !== true) throw new RangeError("witness.isLefts[0] must be true (o1js's rule: keys are below 2^254)");
+  const steps = isLefts.map((isLeft, i) => ({ isLeft, sibling: siblings[i] }));
+  let key = 0n;
+  for (const { isLeft } of steps) key = (key << 1n) | (isLeft ? 0n : 1n);
+  return [calculateRoot(steps, value), key];
 }
 
 /** o1js's rule: the key's 255 bits reversed (so the index is even); keys below 2^254. */
@@ -455,6 +506,61 @@ export class IndexedMerkleMap {
   getOption(key) {
     const i = this.#index(key);
     return i < 0 ? { isSome: false, value: 0n } : { isSome: true, value: this.#values[i] };
+  }
+
+  /**
+   * o1js's `setIf(condition, key, value)`: `set(key, value)` if `condition`, else
+   * `set(0, 0)` as o1js does (a no-op for maps that never use key 0).
+   */
+  setIf(condition, key, value) {
+    checkBoolean(condition, "condition");
+    return condition ? this.set(key, value) : this.set(0n, 0n);
+  }
+
+  /** Whether `key` is in the map (key 0 always is). */
+  isIncluded(key) {
+    return this.#index(key) >= 0;
+  }
+
+  /** Throws (with `message`, else o1js's) unless `key` is in the map. */
+  assertIncluded(key, message) {
+    if (!this.isIncluded(key)) throw new Error(message ?? "Key does not exist in the tree");
+  }
+
+  /** Throws (with `message`, else o1js's) if `key` is in the map. */
+  assertNotIncluded(key, message) {
+    if (this.isIncluded(key)) throw new Error(message ?? "Key already exists in the tree");
+  }
+
+  /** An independent copy (o1js's `clone`). */
+  clone() {
+    const c = new IndexedMerkleMap(this.height);
+    c.#copyFrom(this);
+    return c;
+  }
+
+  /** Makes this map a copy of `other`, a map of the same height (o1js's `overwrite`). */
+  overwrite(other) {
+    this.overwriteIf(true, other);
+  }
+
+  /** `overwrite(other)` if `condition` (o1js's `overwriteIf`). */
+  overwriteIf(condition, other) {
+    checkBoolean(condition, "condition");
+    if (!(other instanceof IndexedMerkleMap) || other.height !== this.height) {
+      throw new TypeError(`other must be an IndexedMerkleMap(${this.height}), got ${other instanceof IndexedMerkleMap ? `IndexedMerkleMap(${other.height})` : describe(other)}`);
+    }
+    if (condition && other !== this) this.#copyFrom(other);
+  }
+
+  #copyFrom(other) {
+    this.#t = other.#t.copy();
+    this.#keys = [...other.#keys];
+    this.#values = [...other.#values];
+    this.#next = [...other.#next];
+    this.#sorted = [...other.#sorted];
+    this.#dirty = new Set(other.#dirty);
+    this.#root = other.#root;
   }
 
   #flush() {

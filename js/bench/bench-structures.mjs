@@ -9,8 +9,10 @@
 //   node js/bench/bench-structures.mjs [--scale S] [--rounds N] [--module M] [--out FILE] [--no-chromium]
 //   --scale 1 (default): the acceptance sizes (MerkleTree(17) with 4,096 leaves,
 //   200 MerkleMap.set, IndexedMerkleMap(33) with 1,000 inserts, 1,000
-//   hashWithPrefix, 65,536 leaves for the parallel build); --scale 0.1 for a quick
-//   look (about 20 s instead of 3 min). CHROMIUM=path overrides the browser.
+//   hashWithPrefix, 1,000 hashPacked of a struct and 1,000 MerkleList pushes of it,
+//   200 TokenId.derive, a settlement of 100 actions into an IndexedMerkleMap(33) of
+//   100 keys, 1,000 witness roots, 65,536 leaves for the parallel build); --scale 0.1
+//   for a quick look (about 20 s instead of 3 min). CHROMIUM=path overrides the browser.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname } from "node:path";
@@ -19,7 +21,9 @@ import * as o1js from "o1js";
 
 import { arg, helpOnRequest, reportOut } from "../dev/cli.mjs";
 import { runPage } from "../dev/browser-server.mjs";
-import { IndexedMerkleMap, MerkleMap, MerkleTree, P, backend, createPool, hashWithPrefix, init } from "../index.js";
+import {
+  IndexedMerkleMap, MerkleList, MerkleMap, MerkleTree, P, backend, calculateRoot, createPool, deriveTokenId, hashPacked, hashWithPrefix, init,
+} from "../index.js";
 import { installFastPoseidon } from "../o1js.js";
 import { HEIGHT, WORKERS as WORKER_COUNTS, measureParallel, parallelLeaves } from "./parallel.mjs";
 import { median } from "./timing.mjs";
@@ -33,7 +37,7 @@ const out = reportOut(import.meta.url, "js-structures.json");
 const module = arg("--module");
 await init(module ? { module } : undefined);
 
-const { Field, IndexedMerkleMap: O1Indexed, MerkleMap: O1Map, MerkleTree: O1Tree, Poseidon } = o1js;
+const { Bool, Field, IndexedMerkleMap: O1Indexed, MerkleMap: O1Map, MerkleTree: O1Tree, Poseidon, Struct, UInt32, UInt64 } = o1js;
 const n = (x) => Math.max(1, Math.round(x * scale));
 let s = 0x2026n;
 const next = () => ((s = (s * 6364136223846793005n + 1442695040888963407n) % (1n << 64n)), s);
@@ -44,6 +48,27 @@ const mapEntries = Array.from({ length: n(200) }, () => [element() % (1n << 254n
 const inserts = Array.from({ length: n(1000) }, () => [1n + (element() % (P - 1n)), element()]);
 const prefixed = Array.from({ length: n(1000) }, () => [element(), element()]);
 const PREFIX = "MinaZkappEvent******";
+// A struct with packed members, as OffchainState keys and values and list elements are.
+class Entry extends Struct({ owner: Field, amount: UInt64, nonce: UInt32, flag: Bool }) {}
+const entries = Array.from({ length: n(1000) }, () => new Entry({ owner: Field(element()), amount: UInt64.from(next()), nonce: UInt32.from(next() >> 32n), flag: Bool(next() % 2n === 0n) }));
+const entryInputs = entries.map((e) => {
+  const { fields, packed } = Entry.toInput(e);
+  return { fields: fields.map((f) => f.toBigInt()), packed: packed.map(([v, bits]) => [v.toBigInt(), bits]) };
+});
+const EntryList = o1js.MerkleList.create(Entry);
+const owners = Array.from({ length: n(200) }, () => o1js.PrivateKey.random().toPublicKey());
+// Settlement: a map of 33 holding `base` keys takes a batch of 100 actions (OffchainState's
+// pattern: clone, setIf each, overwrite), half of them on keys it holds.
+const base = Array.from({ length: n(100) }, () => [1n + (element() % (P - 1n)), element()]);
+const actions = Array.from({ length: 100 }, (_, i) => [i % 2 === 0 ? base[i % base.length][0] : 1n + (element() % (P - 1n)), element(), i % 10 !== 9]);
+class Map33 extends O1Indexed(33) {}
+const o1Base = new Map33();
+for (const [k, v] of base) o1Base.insert(Field(k), Field(v));
+const ourBase = IndexedMerkleMap.fromEntries(33, base);
+// Witness checks: every witness of a tree of 20 against its leaf.
+const witnessTree = MerkleTree.fromLeaves(20, leaves.slice(0, n(1000)));
+const witnesses = leaves.slice(0, n(1000)).map((_, i) => witnessTree.getWitness(BigInt(i)));
+class Witness20 extends o1js.MerkleWitness(20) {}
 
 const cases = [
   {
@@ -94,6 +119,56 @@ const cases = [
     o1js: () => prefixed.map(([a, b]) => Poseidon.hashWithPrefix(PREFIX, [Field(a), Field(b)]).toBigInt()).join(),
     o1jsWhat: "Poseidon.hashWithPrefix loop",
     ours: () => prefixed.map((xs) => hashWithPrefix(PREFIX, xs)).join(),
+  },
+  {
+    name: `hashPacked of a struct (Field, UInt64, UInt32, Bool), ${entries.length} calls`,
+    o1js: () => entries.map((e) => Poseidon.hashPacked(Entry, e).toBigInt()).join(),
+    o1jsWhat: "Poseidon.hashPacked loop",
+    ours: () => entryInputs.map((input) => hashPacked(input)).join(),
+  },
+  {
+    name: `MerkleList of that struct, ${entries.length} push, hash`,
+    o1js: () => {
+      const list = EntryList.empty();
+      for (const e of entries) list.push(e);
+      return list.hash.toBigInt();
+    },
+    o1jsWhat: "MerkleList.create(Entry), push loop",
+    ours: () => {
+      const list = new MerkleList();
+      for (const input of entryInputs) list.push(input);
+      return list.hash;
+    },
+  },
+  {
+    name: `TokenId.derive, ${owners.length} keys`,
+    o1js: () => owners.map((pk) => o1js.TokenId.derive(pk).toBigInt()).join(),
+    o1jsWhat: "TokenId.derive loop",
+    ours: () => owners.map((pk) => deriveTokenId({ x: pk.x.toBigInt(), isOdd: pk.isOdd.toBoolean() })).join(),
+  },
+  {
+    name: `IndexedMerkleMap(33) of ${base.length} keys settles 100 actions: clone, setIf, overwrite`,
+    o1js: () => {
+      const m = o1Base.clone();
+      const batch = m.clone();
+      for (const [k, v, on] of actions) batch.setIf(Bool(on), Field(k), Field(v));
+      m.overwrite(batch);
+      return m.root.toBigInt();
+    },
+    o1jsWhat: "clone, setIf loop, overwrite",
+    ours: () => {
+      const m = ourBase.clone();
+      const batch = m.clone();
+      for (const [k, v, on] of actions) batch.setIf(on, k, v);
+      m.overwrite(batch);
+      return m.getRoot();
+    },
+  },
+  {
+    name: `MerkleWitness(20).calculateRoot, ${witnesses.length} witnesses`,
+    o1js: () => witnesses.map((w, i) => new Witness20(w.map(({ isLeft, sibling }) => ({ isLeft, sibling: Field(sibling) }))).calculateRoot(Field(leaves[i])).toBigInt()).join(),
+    o1jsWhat: "new MerkleWitness(20)(path).calculateRoot loop",
+    ours: () => witnesses.map((w, i) => calculateRoot(w, leaves[i])).join(),
   },
 ];
 

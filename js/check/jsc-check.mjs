@@ -2,7 +2,8 @@
 // this process computes what o1js 2.15.0 returns for a seeded set of calls (hashes
 // of every length 0 to 20 with edge values, batches of 1 to 17, permutations,
 // update, the Fq and legacy hashes, every salt and prefixed hash, MerkleTree roots
-// and witnesses, MerkleMap and IndexedMerkleMap roots) and takes Mina's vector
+// and witnesses, MerkleMap and IndexedMerkleMap roots, hashAnyLength, the sponge,
+// hashPacked of structs, TokenId.derive, a MerkleList, a witness's root) and takes Mina's vector
 // files as they are; jsc-run.mjs replays the calls in jsc on each module, and on
 // the module init() picks there. A module jsc refuses is a skip with the reason,
 // never a pass: fma is tried with --useWasmRelaxedSIMD=true (off by default), wide
@@ -23,6 +24,7 @@ import { splitmix } from "../test/common.mjs";
 import { helpOnRequest } from "../dev/cli.mjs";
 
 helpOnRequest(import.meta.url);
+await o1js.initializeBindings(); // for Poseidon.Sponge
 
 const here = dirname(fileURLToPath(import.meta.url));
 const jsc = process.env.JSC ?? "jsc";
@@ -100,6 +102,39 @@ for (const height of [1, 2, 6, 12]) {
   const inserts = Array.from({ length: 5 }, (_, i) => [element() % (P - 1n) + 1n, BigInt(i)]);
   inserts.forEach(([k, v]) => map.insert(F(k), F(v)));
   add("indexedMerkleMap", "IndexedMerkleMap(8) of 5 keys", [8, inserts], big(map.root));
+}
+
+// The hashing beyond Poseidon.hash: length-tagged, the sponge, packed structs, token
+// ids, list commitments, a witness's root.
+for (let n = 0; n <= 4; n++) {
+  const xs = elements(n);
+  add("hashAnyLength", `hashAnyLength of ${n}`, [xs], big(Poseidon.hashAnyLength(xs.map(F))));
+}
+{
+  const { Bool, Struct, UInt32, UInt64 } = o1js;
+  class Entry extends Struct({ owner: Field, amount: UInt64, nonce: UInt32, flag: Bool }) {}
+  for (let k = 0; k < 4; k++) {
+    const value = new Entry({ owner: F(element()), amount: UInt64.from(next()), nonce: UInt32.from(next() >> 32n), flag: Bool(k % 2 === 0) });
+    const { fields, packed } = Entry.toInput(value);
+    add("hashPacked", `hashPacked of a struct ${k}`, [fields.map(big), packed.map(([v, n]) => [big(v), n])], big(Poseidon.hashPacked(Entry, value)));
+  }
+  const pk = o1js.PrivateKey.random().toPublicKey();
+  add("deriveTokenId", "TokenId.derive", [big(pk.x), pk.isOdd.toBoolean(), 1n], big(o1js.TokenId.derive(pk)));
+  const FieldList = o1js.MerkleList.create(Field, (h, x) => Poseidon.hashWithPrefix("my list", [h, x]));
+  const xs = elements(7);
+  add("merkleList", "MerkleList of 7 with a prefix", ["my list", xs.map((x) => [x])], big(FieldList.from(xs.map(F)).hash));
+  const ops = Array.from({ length: 9 }, (_, i) => (i % 3 === 2 ? null : element()));
+  ops.push(null, null);
+  const sponge = new Poseidon.Sponge();
+  const squeezed = ops.map((x) => (x === null ? big(sponge.squeeze()) : (sponge.absorb(F(x)), null))).filter((x) => x !== null);
+  add("sponge", "a sponge's absorbs and squeezes", [ops], squeezed);
+  const tree = new o1js.MerkleTree(8);
+  const leaf = element();
+  tree.setLeaf(37n, F(leaf));
+  tree.setLeaf(2n, F(element()));
+  class Witness extends o1js.MerkleWitness(8) {}
+  const witness = tree.getWitness(37n);
+  add("calculateRoot", "MerkleWitness.calculateRoot", [witness.map((w) => [w.isLeft, big(w.sibling)]), leaf], big(new Witness(witness).calculateRoot(F(leaf))));
 }
 
 const dir = mkdtempSync(join(tmpdir(), "jsc-check-"));

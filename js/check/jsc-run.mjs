@@ -34,6 +34,15 @@ const ops = {
     for (const [k, v] of sets) map.set(big(k), big(v));
     return map.getRoot();
   },
+  hashAnyLength: ([xs]) => pkg.hashAnyLength(bigs(xs)),
+  hashPacked: ([fields, packed]) => pkg.hashPacked({ fields: bigs(fields), packed: packed.map(([v, n]) => [big(v), n]) }),
+  deriveTokenId: ([x, isOdd, parent]) => pkg.deriveTokenId({ x: big(x), isOdd }, big(parent)),
+  merkleList: ([prefix, elements]) => pkg.MerkleList.from(elements.map(bigs), { prefix }).hash,
+  sponge([ops]) {
+    const sponge = new pkg.Sponge();
+    return ops.map((x) => (x === null ? sponge.squeeze() : (sponge.absorb(big(x)), null))).filter((x) => x !== null);
+  },
+  calculateRoot: ([witness, leaf]) => pkg.calculateRoot(witness.map(([isLeft, s]) => ({ isLeft, sibling: big(s) })), big(leaf)),
   indexedMerkleMap([height, inserts]) {
     const map = new pkg.IndexedMerkleMap(height);
     for (const [k, v] of inserts) map.insert(big(k), big(v));

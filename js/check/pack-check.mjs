@@ -111,6 +111,7 @@ check("the README's usage block runs as shipped, its output equals o1js's", () =
 const tsconfig = { compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", types: [] } };
 writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({ ...tsconfig, files: ["good.ts"] }));
 writeFileSync(join(consumer, "good.ts"), `import { init, MerkleTree, MerkleMap, IndexedMerkleMap, hashWithPrefix, createPool, type Pool, type WitnessStep, type OptionValue } from "kimchi-poseidon";
+import { Sponge, MerkleList, hashAnyLength, hashPacked, packToFieldsLegacy, deriveTokenId, calculateRoot, computeRootAndKey, type HashInput } from "kimchi-poseidon";
 import { installFastPoseidon } from "kimchi-poseidon/o1js";
 await init({ module: "simd" });
 const t: MerkleTree = MerkleTree.fromLeaves(5, [1n, 2n]);
@@ -127,6 +128,16 @@ const pooled: bigint[] = await pool.hashMany([[1n, 2n]]);
 const big: MerkleTree = await MerkleTree.fromLeavesParallel(5, [1n, 2n], { pool });
 await pool.close();
 console.log(root, m.getWitness(1n).isLefts[0], o.isSome, len, hashWithPrefix("a", []), undo, pooled, big.getRoot());
+const sponge = new Sponge();
+sponge.absorb(1n);
+const input: HashInput = { fields: [1n], packed: [[1n, 1], [5n, 32]] };
+const list = MerkleList.from([[1n], input], { prefix: "p" });
+list.pushIf(true, [2n]);
+const [mapRoot, key]: [bigint, bigint] = computeRootAndKey(m.getWitness(1n), 2n);
+const copy: IndexedMerkleMap = imm.clone();
+copy.overwriteIf(imm.isIncluded(3n), imm);
+console.log(sponge.squeeze(), hashAnyLength([]), hashPacked(input), list.hash, list.length, packToFieldsLegacy({ bits: [true] }),
+  deriveTokenId({ x: 1n, isOdd: false }), calculateRoot(w, 1n), mapRoot, key, t.validate(0n));
 `);
 check("tsc --strict type-checks a consumer file", () => {
   run(bin("tsc"), ["-p", "tsconfig.json"]);
