@@ -60,6 +60,20 @@ pub enum Error {
         /// The tree's height.
         height: usize,
     },
+    /// A prefix of more than 31 characters (o1js's `prefixToField` rule).
+    PrefixTooLong(usize),
+    /// A prefix with a character that is not ASCII, at this character index.
+    PrefixNotAscii {
+        /// The character's index.
+        position: usize,
+    },
+    /// A packed value that does not fit its bits, or bits outside 1 to 254.
+    PackedValue {
+        /// Which `(value, bits)` pair.
+        index: usize,
+        /// Its bits.
+        bits: u32,
+    },
     /// A leaf past the next one to set (the tree keeps its leaves contiguous from 0).
     MerkleGap {
         /// The index given.
@@ -109,6 +123,16 @@ impl fmt::Display for Error {
                 f,
                 "{leaves} leaves do not fit a tree of height {height} (2^{} leaves)",
                 height - 1
+            ),
+            Error::PrefixTooLong(n) => {
+                write!(f, "prefix of {n} characters: at most 31 (o1js's rule)")
+            }
+            Error::PrefixNotAscii { position } => {
+                write!(f, "prefix: character {position} is not ASCII")
+            }
+            Error::PackedValue { index, bits } => write!(
+                f,
+                "packed value {index}: it must fit its bits ({bits}), which must be 1 to 254"
             ),
             Error::MerkleGap { index, set } => write!(
                 f,

@@ -6,7 +6,8 @@
 //! - The [`Sponge`] (width 3, rate 2), [`hash`] and [`permute`]; batches
 //!   ([`hash_many`], [`permute_many`]) in SIMD lanes, and on every core
 //!   ([`hash_many_par`], [`permute_many_par`], feature `parallel`); o1js's
-//!   [`merkle::MerkleTree`].
+//!   [`merkle::MerkleTree`], and o1js's salted, length-tagged and packed hashes,
+//!   list commitments and token ids ([`o1js`]).
 //! - Arithmetic behind a seam ([`FieldArith`], [`Backend`]): the permutation and the
 //!   sponge are written once; [`backend`] holds the representations.
 //!
@@ -28,6 +29,7 @@ mod error;
 mod field;
 mod fields;
 pub mod merkle;
+pub mod o1js;
 mod parallel;
 pub mod params;
 pub mod permutation;

@@ -40,6 +40,16 @@ impl<F: PastaField, B: Backend> Sponge<F, B> {
         }
     }
 
+    /// A sponge that goes on from `state` (mode `Absorbed(0)`): o1js's
+    /// `Poseidon.update(state, …)` continues from any state, a salt for instance.
+    pub fn from_state(set: ParamSet, state: [F; WIDTH]) -> Self {
+        Self {
+            state: state.map(<F::Repr<B>>::from_field),
+            mode: SpongeMode::Absorbed(0),
+            params: <F::Repr<B>>::params(set),
+        }
+    }
+
     /// The parameter set.
     pub fn param_set(&self) -> ParamSet {
         self.params.set
