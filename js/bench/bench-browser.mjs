@@ -1,22 +1,22 @@
 // The comparison with o1js inside a headless browser: bench.html runs the cases of
 // cases.mjs against o1js's web build, timed as in Node (timing.mjs), and posts the
 // medians back (browser-server.mjs serves it cross-origin isolated).
-//   node js/bench/bench-browser.mjs [--engine chromium|firefox] [--out FILE] [--rounds N] [--wide]
+//   node js/bench/bench-browser.mjs [--engine chromium|firefox|webkit] [--out FILE] [--rounds N] [--wide]
 //   (defaults: Chromium; target/bench-report/js-<runtime>.json of the checkout, 9
-//   rounds). --engine firefox: Firefox (SpiderMonkey), runtime firefox. --wide starts
+//   rounds). --engine firefox: Firefox (SpiderMonkey), runtime firefox; --engine
+//   webkit: WebKitGTK's MiniBrowser under Xvfb (JavaScriptCore), runtime webkit. --wide starts
 //   Chromium with --js-flags=--wasm-wide-arithmetic (runtime chromium-wide), so the
 //   page picks the wide-arithmetic module.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 import { arg, helpOnRequest, reportOut } from "../dev/cli.mjs";
-import { engines, runPage } from "../dev/browser-server.mjs";
+import { browserVersion, engines, runPage } from "../dev/browser-server.mjs";
 import { report } from "./cases.mjs";
 
 helpOnRequest(import.meta.url);
 const engine = arg("--engine", "chromium");
-if (!engines[engine]) throw new Error(`--engine ${engine}: chromium or firefox`);
+if (!engines[engine]) throw new Error(`--engine ${engine}: chromium, firefox or webkit`);
 const wide = process.argv.includes("--wide");
 if (wide && engine !== "chromium") throw new Error("--wide is Chromium's flag");
 const runtime = wide ? "chromium-wide" : engine;
@@ -32,10 +32,7 @@ if (got.error) {
   process.exit(1);
 }
 const browser = engines[engine].binary;
-let version = "";
-try {
-  version = execFileSync(browser, ["--version"], { encoding: "utf8" }).trim();
-} catch {}
+const version = browserVersion(engine);
 const env = { runtime, engine: (version || browser) + (wide ? " --js-flags=--wasm-wide-arithmetic" : ""), module: got.module, userAgent: got.userAgent, crossOriginIsolated: got.crossOriginIsolated, date: new Date().toISOString(), rounds };
 const { json, text } = report(env, got.rows);
 console.log(text);

@@ -3,16 +3,17 @@
 // the same roots and hashes. o1js runs each case once (they take seconds to a
 // minute); ours is the median of --rounds runs. Then the parallel Merkle build
 // (parallel.mjs): a MerkleTree(17) of 65,536 leaves single-threaded and with pools
-// of 1 and 2 workers, under this Node and in headless Chromium without cross-origin
+// of 1 and 2 workers, under this Node and in each browser installed (Chromium, and
+// Firefox ESR and WebKit's MiniBrowser where present) without cross-origin
 // isolation, beside o1js computing the same root, and the scaling model's estimate
 // for 8 and 16 cores (docs/parallel.md).
-//   node js/bench/bench-structures.mjs [--scale S] [--rounds N] [--module M] [--out FILE] [--no-chromium]
+//   node js/bench/bench-structures.mjs [--scale S] [--rounds N] [--module M] [--out FILE] [--no-browsers]
 //   --scale 1 (default): the acceptance sizes (MerkleTree(17) with 4,096 leaves,
 //   200 MerkleMap.set, IndexedMerkleMap(33) with 1,000 inserts, 1,000
 //   hashWithPrefix, 1,000 hashPacked of a struct and 1,000 MerkleList pushes of it,
 //   200 TokenId.derive, a settlement of 100 actions into an IndexedMerkleMap(33) of
 //   100 keys, 1,000 witness roots, 65,536 leaves for the parallel build); --scale 0.1
-//   for a quick look (about 20 s instead of 3 min). CHROMIUM=path overrides the browser.
+//   for a quick look (about 20 s instead of 3 min). CHROMIUM=path, FIREFOX=path and WEBKIT=path override the browsers.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname } from "node:path";
@@ -20,7 +21,7 @@ import { dirname } from "node:path";
 import * as o1js from "o1js";
 
 import { arg, helpOnRequest, reportOut } from "../dev/cli.mjs";
-import { runPage } from "../dev/browser-server.mjs";
+import { installed, runPage } from "../dev/browser-server.mjs";
 import {
   IndexedMerkleMap, MerkleList, MerkleMap, MerkleTree, P, backend, calculateRoot, createPool, deriveTokenId, hashPacked, hashWithPrefix, init,
 } from "../index.js";
@@ -230,12 +231,18 @@ const [o1Parallel, o1Root] = time(() => {
 process.stderr.write(`${(o1Parallel / 1000).toFixed(1)} s; node `);
 const parallel = [{ runtime: env.engine, module: backend(), ...(await measureParallel({ MerkleTree, createPool }, pleaves, { rounds, tick: () => process.stderr.write(".") })) }];
 process.stderr.write("\n");
-if (!process.argv.includes("--no-chromium")) {
-  process.stderr.write("  the same in headless Chromium, not cross-origin isolated …\n");
-  const page = await runPage(`bench/parallel.html?leaves=${pleaves.length}&rounds=${rounds}`, { isolated: false, timeoutMs: 600_000 });
-  if (page.error) throw new Error(`the Chromium page failed: ${page.error}`);
-  if (page.crossOriginIsolated !== false) throw new Error("the Chromium page was cross-origin isolated");
-  parallel.push({ runtime: `chromium (${page.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? page.userAgent}), not cross-origin isolated`, ...page });
+// Each browser installed here (Chromium always; none with --no-browsers, or its
+// old name --no-chromium): the same build on a page served without cross-origin
+// isolation.
+const noBrowsers = process.argv.includes("--no-browsers") || process.argv.includes("--no-chromium");
+const browsers = noBrowsers ? [] : ["chromium", ...["firefox", "webkit"].filter(installed)];
+for (const engine of browsers) {
+  process.stderr.write(`  the same in ${engine}, not cross-origin isolated …\n`);
+  const page = await runPage(`bench/parallel.html?leaves=${pleaves.length}&rounds=${rounds}`, { isolated: false, timeoutMs: 600_000, engine });
+  if (page.error) throw new Error(`the ${engine} page failed: ${page.error}`);
+  if (page.crossOriginIsolated !== false) throw new Error(`the ${engine} page was cross-origin isolated`);
+  const version = page.userAgent.match(/(Chrome|Firefox)\/[\d.]+/)?.[0] ?? page.userAgent.match(/AppleWebKit\/[\d.]+/)?.[0] ?? page.userAgent;
+  parallel.push({ runtime: `${engine} (${version}), not cross-origin isolated`, ...page });
 }
 for (const r of parallel) {
   if (r.roots.length !== 1 || r.roots[0] !== String(o1Root)) throw new Error(`${r.runtime}: parallel build roots ${r.roots.join(", ")}, o1js ${o1Root}`);

@@ -5,9 +5,10 @@
 // permutation time). A module the engine refuses is a skip with the reason, never
 // a pass. Chromium (V8): the wide module with --js-flags=--wasm-wide-arithmetic;
 // Firefox (SpiderMonkey): fma and wide with the preferences that enable relaxed
-// SIMD and wide arithmetic.
-//   node js/check/browser-check.mjs [--engine chromium|firefox]   (default chromium;
-//   CHROMIUM=path, FIREFOX=path override the browsers)
+// SIMD and wide arithmetic; WebKit (JavaScriptCore, WebKitGTK's MiniBrowser under
+// Xvfb): fma with JavaScriptCore's option useWasmRelaxedSIMD (no wide arithmetic).
+//   node js/check/browser-check.mjs [--engine chromium|firefox|webkit]   (default
+//   chromium; CHROMIUM=path, FIREFOX=path, WEBKIT=path override the browsers)
 import { runPage } from "../dev/browser-server.mjs";
 import { arg, helpOnRequest } from "../dev/cli.mjs";
 
@@ -27,9 +28,16 @@ const RUNS = {
     { module: "fma", flags: ["javascript.options.wasm_relaxed_simd=true"] },
     { module: "wide", flags: ["javascript.options.wasm_wide_arithmetic=true"] },
   ],
+  // JavaScriptCore's options, from the environment.
+  webkit: [
+    { module: "scalar", flags: [] },
+    { module: "simd", flags: [] },
+    { module: "fma", flags: ["JSC_useWasmRelaxedSIMD=true"] },
+    { module: "wide", flags: [] },
+  ],
 };
 if (!RUNS[engine]) {
-  console.error(`browser-check.mjs: --engine ${engine}: chromium or firefox`);
+  console.error(`browser-check.mjs: --engine ${engine}: chromium, firefox or webkit`);
   process.exit(2);
 }
 let passed = 0, failed = 0;

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 import * as o1js from "o1js";
 
-import { engines, runPage } from "../dev/browser-server.mjs";
+import { engines, installed, runPage } from "../dev/browser-server.mjs";
 import { helpOnRequest } from "../dev/cli.mjs";
 
 helpOnRequest(import.meta.url);
@@ -170,16 +170,12 @@ check("esbuild bundles a page that imports the package, and the pool's worker be
   const kib = (f) => (readFileSync(join(consumer, f)).length / 1024).toFixed(0);
   return `bundle.js ${kib("bundle.js")} KiB, worker.js ${kib("worker.js")} KiB`;
 });
-// In each engine's browser: Chromium always (this check needs it), Firefox where
-// it is installed (else a skip, said).
-for (const [engine, name] of [["chromium", "Chromium"], ["firefox", "Firefox"]]) {
-  if (engine !== "chromium") {
-    try {
-      execFileSync(engines[engine].binary, ["--version"], { stdio: "ignore" });
-    } catch {
-      console.log(`skip  the bundled page in ${name}: ${engines[engine].binary} is not installed`);
-      continue;
-    }
+// In each engine's browser: Chromium always (this check needs it), Firefox and
+// WebKit where they are installed (else a skip, said).
+for (const [engine, name] of [["chromium", "Chromium"], ["firefox", "Firefox"], ["webkit", "WebKit (MiniBrowser)"]]) {
+  if (engine !== "chromium" && !installed(engine)) {
+    console.log(`skip  the bundled page in ${name}: ${engines[engine].binary} is not installed`);
+    continue;
   }
   const report = await runPage("consumer/page.html", { isolated: false, engine });
   check(`the bundled page runs in headless ${name} without cross-origin isolation, its pool too; results equal o1js's`, () => {

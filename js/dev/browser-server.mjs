@@ -1,16 +1,18 @@
 // Serves the package directory over HTTP on 127.0.0.1, cross-origin isolated (the
 // COOP/COEP headers that o1js's web build needs for its shared wasm memory; not
 // with { isolated: false }, as many sites are: the worker pool's check), opens
-// one page in a headless browser, Chromium (V8) or Firefox (SpiderMonkey), and
+// one page in a headless browser, Chromium (V8), Firefox (SpiderMonkey) or
+// WebKitGTK's MiniBrowser under Xvfb (JavaScriptCore), and
 // resolves with the JSON the page POSTs to /report. Used by browser-check.mjs and
-// bench-browser.mjs. CHROMIUM=path and FIREFOX=path override the browsers; the
+// bench-browser.mjs. CHROMIUM=path, FIREFOX=path and WEBKIT=path override the browsers; the
 // profiles live in .chromium-profile and .firefox-profile in the package directory.
 // A page may POST the name of the stage it starts to /progress: a timeout then says
 // where the page stood. A page that does not report within the time (seen once in
 // CI, on a loaded machine, with a fresh profile) is opened once more; a page that
 // hangs fails twice, and the result says so.
-import { spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,11 +50,67 @@ export const engines = {
         ["browser.safebrowsing.update.enabled", false],
         ...extra.map((e) => e.split("=")).map(([k, v]) => [k, v === "true" ? true : v === "false" ? false : v]),
       ];
+      // A fresh profile each time: one left by a Firefox that was killed (a
+      // timeout) made the next bench page hang.
+      await rm(profile, { recursive: true, force: true });
       await mkdir(profile, { recursive: true });
       await writeFile(join(profile, "user.js"), prefs.map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});\n`).join(""));
     },
   },
+  // WebKitGTK's MiniBrowser (JavaScriptCore, Safari's engine): a GTK window, so
+  // under xvfb-run; its web processes in a sandbox of their own, which a root
+  // container refuses, hence WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS. Extra flags
+  // are MiniBrowser's (WebKitSettings, --enable-...=true). It starts helper
+  // processes, so the whole process group is ended.
+  webkit: {
+    binary: process.env.WEBKIT ?? miniBrowser(),
+    command: (binary) => ["xvfb-run", ["-a", "-s", "-screen 0 1280x1024x24", binary]],
+    args: (_profile, extra, url) => [...extra.filter((f) => !f.startsWith("JSC_")), url],
+    // JavaScriptCore reads its options from JSC_<option>=value in the environment.
+    env: (extra) => ({
+      WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS: "1",
+      WEBKIT_DISABLE_COMPOSITING_MODE: "1",
+      ...Object.fromEntries(extra.filter((f) => f.startsWith("JSC_")).map((f) => f.split("="))),
+    }),
+    group: true,
+  },
 };
+
+/** The browser's name and version, for reports ("" if it cannot say). */
+export function browserVersion(engine) {
+  const out = (cmd, args) => {
+    try {
+      return execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    } catch {
+      return "";
+    }
+  };
+  if (engine !== "webkit") return out(engines[engine].binary, ["--version"]);
+  // MiniBrowser has no --version; Debian's package says which WebKitGTK it is.
+  const v = out("dpkg-query", ["-W", "-f", "${Version}", "libwebkit2gtk-4.1-0"]);
+  return `MiniBrowser (WebKitGTK${v ? ` ${v}` : ""})`;
+}
+
+/** Whether `engine`'s browser can start here (MiniBrowser also needs xvfb-run). */
+export function installed(engine) {
+  const runs = (cmd, args) => {
+    try {
+      execFileSync(cmd, args, { stdio: "ignore" });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (engine === "webkit") return existsSync(engines.webkit.binary) && runs("xvfb-run", ["--help"]);
+  return runs(engines[engine].binary, ["--version"]);
+}
+
+// Debian's MiniBrowser: /usr/lib/<multiarch>/webkit2gtk-4.1/MiniBrowser.
+function miniBrowser() {
+  const lib = "/usr/lib";
+  const arch = existsSync(lib) ? readdirSync(lib).find((d) => existsSync(`${lib}/${d}/webkit2gtk-4.1/MiniBrowser`)) : undefined;
+  return arch ? `${lib}/${arch}/webkit2gtk-4.1/MiniBrowser` : "MiniBrowser";
+}
 const isolation = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
 
 // page: a path below the package, e.g. "check/index.html"; engine: "chromium"
@@ -99,7 +157,12 @@ async function openPage(page, { timeoutMs = 180_000, flags: extra = [], isolated
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${server.address().port}/${page}`;
-  const child = spawn(b.binary, b.args(profile, extra, url), { stdio: ["ignore", "ignore", "pipe"] });
+  const [program, before] = b.command ? b.command(b.binary) : [b.binary, []];
+  const child = spawn(program, [...before, ...b.args(profile, extra, url)], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...b.env?.(extra) },
+    detached: Boolean(b.group),
+  });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   child.on("error", (e) => done({ error: `cannot start ${b.binary}: ${e.message}` }));
@@ -111,7 +174,13 @@ async function openPage(page, { timeoutMs = 180_000, flags: extra = [], isolated
   const report = await reported;
   clearTimeout(timeout);
   // The next page reuses the profile: wait (a little) for this browser to let go of it.
-  child.kill();
+  if (b.group) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  } else child.kill();
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   server.close();
   return report;

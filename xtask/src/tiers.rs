@@ -10,7 +10,7 @@ use crate::cargo_args::{clippy_args, doctest_args, excludes, host_only, test_arg
 use crate::lab::nodes;
 use crate::lab::tools::{
     cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_firefox, ensure_jsc, ensure_nix,
-    ensure_rust, ensure_wasmtime, on_path,
+    ensure_rust, ensure_wasmtime, ensure_webkit, on_path,
 };
 use crate::runner::{say, Runner, Step};
 
@@ -550,6 +550,21 @@ fn node_steps(root: &Path, r: &mut Runner) {
     );
     needing(
         r,
+        ensure_webkit(),
+        Step::new(
+            "js package: browser check (WebKitGTK's MiniBrowser under Xvfb, JavaScriptCore)",
+            "node",
+            &[
+                "target/js-package/check/browser-check.mjs",
+                "--engine",
+                "webkit",
+            ],
+        )
+        .env("POSEIDON_VECTORS", &vectors.to_string_lossy()),
+        "webkit2gtk-driver or xvfb not found and not installable here",
+    );
+    needing(
+        r,
         ensure_jsc(),
         Step::new(
             "js package in JavaScriptCore (jsc, no browser): each module jsc runs and init()'s pick against o1js's results and Mina's vectors",
@@ -563,7 +578,7 @@ fn node_steps(root: &Path, r: &mut Runner) {
         r,
         chromium,
         Step::new(
-            "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle with the pool's worker in chromium and firefox, not cross-origin isolated",
+            "js package as users get it: npm pack, offline install, ESM import, tsc --strict, esbuild bundle with the pool's worker in chromium, firefox and webkit, not cross-origin isolated",
             "node",
             &["target/js-package/check/pack-check.mjs"],
         ),

@@ -16,7 +16,8 @@ use super::per_id;
 use super::runtime::Runtime;
 use super::tools::{
     cargo_bin_on_path, cores, cpu_model, ensure_chromium, ensure_firefox, ensure_rust,
-    ensure_wasmtime, git_commit, native_rustflags, run, say, stdout_of, utc_now, version_line,
+    ensure_wasmtime, ensure_webkit, git_commit, native_rustflags, run, say, stdout_of, utc_now,
+    version_line,
 };
 use super::{criterion_args, nodes, scripts, var};
 
@@ -44,7 +45,7 @@ Environment:
                    median of the rounds' medians (baselines rt@1 ...)
   BENCH_PER_ID=0   one process per runtime for every ID the filter selects (default: one
                    process per ID, so that no benchmark runs after another)
-  BENCH_JS=0       skip the JavaScript package against o1js (per Node, Chromium, Firefox)
+  BENCH_JS=0       skip the JavaScript package against o1js (per Node, Chromium, Firefox, WebKit)
   CRITERION_HOME   results (default target/criterion); BENCH_REPORT_DIR the report
 Rows fma (the JavaScript package's FMA kernels) come from a module of their own (relaxed
 SIMD; binaryen merges the kernels in: WASM_OPT's, or npm's under target/js-package), run
@@ -551,12 +552,13 @@ fn javascript(root: &Path, rts: &[&Runtime], report_dir: &Path, report_bin: &Pat
     }
     // Each browser's columns: (runtime, bench-browser.mjs's arguments, what it is).
     type Columns = [(&'static str, &'static [&'static str], &'static str)];
-    let browsers: [(&str, &str, bool, &Columns); 2] = [
+    let browsers: [(&str, &str, bool, &Columns); 3] = [
         ("chromium", "chromium", ensure_chromium(), &[
             ("chromium", &[], "in Chromium"),
             ("chromium-wide", &["--wide"], "with --js-flags=--wasm-wide-arithmetic in Chromium (the package's wide module)"),
         ]),
         ("firefox-esr", "firefox", ensure_firefox(), &[("firefox", &["--engine", "firefox"], "in Firefox")]),
+        ("MiniBrowser", "webkit", ensure_webkit(), &[("webkit", &["--engine", "webkit"], "in WebKit (MiniBrowser)")]),
     ];
     for (binary, name, present, columns) in browsers {
         if !present {
@@ -565,9 +567,13 @@ fn javascript(root: &Path, rts: &[&Runtime], report_dir: &Path, report_bin: &Pat
             ));
             continue;
         }
-        say(&format!(
-            "the JavaScript package against o1js in headless {}",
+        let version = if name == "webkit" {
+            "WebKitGTK's MiniBrowser under Xvfb".to_owned()
+        } else {
             version_line(binary, &["--version"], binary)
+        };
+        say(&format!(
+            "the JavaScript package against o1js in headless {version}"
         ));
         for (runtime, args, what) in columns {
             part(

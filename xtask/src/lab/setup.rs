@@ -4,6 +4,7 @@
 //! when none is on PATH: building it takes 20+ minutes on 2 cores), and, as root
 //! where apt-get exists, Debian's nix-bin (the offline flake checks), chromium and
 //! firefox-esr (the package's browser check in V8 and in SpiderMonkey),
+//! webkit2gtk-driver and xvfb (WebKitGTK's MiniBrowser, the check in WebKit),
 //! libjavascriptcoregtk-4.0-bin (`jsc`: the tests, the package and the lab in
 //! JavaScriptCore), jq (the
 //! flake's sandbox check), valgrind (the counts) and shellcheck (the lint of the
@@ -14,7 +15,7 @@ use std::process::Command;
 
 use super::tools::{
     cargo_bin_on_path, ensure_apt, ensure_chromium, ensure_firefox, ensure_jsc, ensure_nix,
-    ensure_rust, ensure_wasmtime, on_path, run, say, version_line,
+    ensure_rust, ensure_wasmtime, ensure_webkit, on_path, run, say, version_line,
 };
 
 /// `cargo xtask setup --help`.
@@ -45,6 +46,10 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
     warn(
         ensure_firefox(),
         "firefox-esr not available; make test will skip the browser check in Firefox",
+    );
+    warn(
+        ensure_webkit(),
+        "webkit2gtk-driver or xvfb not available; make test will skip the browser check in WebKit",
     );
     warn(
         ensure_jsc(),

@@ -246,6 +246,12 @@ pub fn ensure_firefox() -> bool {
     ensure_apt("firefox-esr", "firefox-esr")
 }
 
+/// WebKitGTK's MiniBrowser (with its driver, Debian's webkit2gtk-driver, which
+/// brings libwebkit2gtk-4.1-0 and so MiniBrowser) and xvfb-run, its display.
+pub fn ensure_webkit() -> bool {
+    ensure_apt("WebKitWebDriver", "webkit2gtk-driver") && ensure_apt("xvfb-run", "xvfb")
+}
+
 /// JavaScriptCore's `jsc` shell: Debian's libjavascriptcoregtk-4.0-bin (WebKitGTK).
 pub fn ensure_jsc() -> bool {
     ensure_apt("jsc", "libjavascriptcoregtk-4.0-bin")
