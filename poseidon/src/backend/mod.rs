@@ -21,8 +21,8 @@
 //! the tests and the benchmark can reach it, and may change in any release.
 //!
 //! The design below (limb bounds, the rescaled state, the lanes) is the
-//! repository's `docs/backends.md`; the measurements behind it are in `docs/`.
-#![doc = include_str!("../../../docs/backends.md")]
+//! crate's `docs/backends.md`; the measurements behind it are in the repository's `docs/`.
+#![doc = include_str!("../../docs/backends.md")]
 
 use core::fmt::Debug;
 
