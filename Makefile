@@ -6,7 +6,7 @@
 
 ARGS ?=
 
-.PHONY: help check test bench bench-quick bench-structures counts params report compare merge ab setup nodes
+.PHONY: help check test bench bench-quick bench-structures counts params report compare merge ab setup nodes release-check
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -46,6 +46,9 @@ nodes: ## Install pinned Node 22, 24 and 26 under target/nodes/ (npm's node-linu
 
 setup: ## Install the toolchain (rustup), then what the tasks need: wasm targets, wasmtime, Debian's tools (what .ci/run does)
 	scripts/setup.sh && cargo xtask setup
+
+release-check: ## What publishing would do, short of it: cargo publish --dry-run (the library), npm publish --dry-run (the package)
+	cargo xtask release-check
 
 params: ## Regenerate the constant tables from Mina's rule
 	cargo xtask params

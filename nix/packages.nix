@@ -120,7 +120,7 @@
       // {
         inherit cargoArtifacts;
         pname = "poseidon${suffix}";
-        cargoExtraArgs = "--locked -p poseidon --bin poseidon";
+        cargoExtraArgs = "--locked -p kimchi-poseidon --bin poseidon";
         doCheck = false;
       });
 

@@ -2,7 +2,7 @@
 //! public API uses [`poseidon::DefaultBackend`] unless told otherwise.
 //!
 //! ```text
-//! cargo run --release -p poseidon --example backend
+//! cargo run --release -p kimchi-poseidon --example backend
 //! ```
 //! The default is chosen per target at build time (`u29` on wasm32, `u52` on
 //! x86-64, `u64` on other 64-bit targets, `reference` elsewhere), and

@@ -1,6 +1,6 @@
 //! Prints the constants table of one parameter set as Rust source, derived by
 //! [`poseidon::params::derive`] from Mina's rule:
-//! `cargo run -p poseidon --example gen_params -- SET FIELD`.
+//! `cargo run -p kimchi-poseidon --example gen_params -- SET FIELD`.
 //!
 //! `cargo xtask params` (or `make params`) writes all four tables into
 //! `poseidon/src/params/tables/`; `cargo xtask params --check` compares them.

@@ -1,8 +1,8 @@
 //! Hash field elements with kimchi Poseidon, as Mina does.
 //!
 //! ```text
-//! cargo run -p poseidon --example hash                 # hashes [1, 2]
-//! cargo run -p poseidon --example hash -- HEX [HEX…]   # elements of Fp, 64 hex digits each
+//! cargo run -p kimchi-poseidon --example hash                 # hashes [1, 2]
+//! cargo run -p kimchi-poseidon --example hash -- HEX [HEX…]   # elements of Fp, 64 hex digits each
 //! ```
 //! An element is written as Mina's vector files write it: its 32 bytes,
 //! little-endian, in hex.

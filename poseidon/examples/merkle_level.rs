@@ -2,7 +2,7 @@
 //! hashes it: a parent is the kimchi hash of its two children over `Fp`.
 //!
 //! ```text
-//! cargo run --release -p poseidon --example merkle_level [HEIGHT]   # default 12: 2^11 leaves
+//! cargo run --release -p kimchi-poseidon --example merkle_level [HEIGHT]   # default 12: 2^11 leaves
 //! ```
 //! `hash_many` runs the hashes of a level in lockstep, so a backend can spread
 //! them over SIMD lanes (AVX-512 IFMA natively when the CPU has it). The root is

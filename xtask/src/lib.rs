@@ -12,6 +12,7 @@ pub mod lab;
 pub mod module_graph;
 pub mod nix_eval;
 pub mod nix_review;
+pub mod release;
 #[cfg(unix)]
 pub mod replay;
 pub mod runner;

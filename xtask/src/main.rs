@@ -150,6 +150,12 @@ const TASKS: &[Task] = &[
         run: xtask::module_graph::task,
     },
     Task {
+        name: "release-check",
+        about: "what publishing would do, short of it: cargo publish --dry-run of the library, npm publish --dry-run of the package",
+        usage: xtask::release::USAGE,
+        run: xtask::release::task,
+    },
+    Task {
         name: "upstream-lab",
         about: "write the crates that build mina-poseidon from a proof-systems checkout, for the lab",
         usage: tasks::UPSTREAM_LAB_USAGE,

@@ -571,7 +571,7 @@ steps: tool_checks RUNTIME, wasm_instructions, js_prepare, js_package MODULE [NO
        fma_kernel [chromium], actionlint, nix_parse, nix_lock, nix_sandbox, upstream_build,
        upstream_smoke RUNTIME, build_no_simd_tests, build_wide_tests, wide_doctests,
        run_tests NAME RUNTIME, examples [CARGO TARGET ARGS], lane_probes, counts_check,
-       ab_selftest, wide_bench_smoke, fma_bench_smoke, jsc_bench_smoke";
+       ab_selftest, wide_bench_smoke, fma_bench_smoke, jsc_bench_smoke, release_check";
 
 /// `cargo xtask step NAME [ARGS...]`: a step that fails says why and returns
 /// Ok(false); only a wrong name is a usage error.
@@ -592,7 +592,7 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
 }
 
 /// The steps' names.
-const STEPS: [&str; 22] = [
+const STEPS: [&str; 23] = [
     "tool_checks",
     "wasm_instructions",
     "js_prepare",
@@ -615,6 +615,7 @@ const STEPS: [&str; 22] = [
     "wide_bench_smoke",
     "fma_bench_smoke",
     "jsc_bench_smoke",
+    "release_check",
 ];
 
 fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
@@ -641,7 +642,7 @@ fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
             },
             &[
                 "-p",
-                "poseidon",
+                "kimchi-poseidon",
                 "--lib",
                 "--test",
                 "backends",
@@ -656,11 +657,19 @@ fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
             root,
             "wide-tests",
             wide,
-            &["-p", "poseidon", "--lib", "--test", "*", "--target", WASM],
+            &[
+                "-p",
+                "kimchi-poseidon",
+                "--lib",
+                "--test",
+                "*",
+                "--target",
+                WASM,
+            ],
         ),
         "wide_doctests" => {
             let mut c = Command::new("cargo");
-            c.args(["test", "-p", "poseidon", "--doc", "--target", WASM])
+            c.args(["test", "-p", "kimchi-poseidon", "--doc", "--target", WASM])
                 .env("WASMTIME_FLAGS", "-W wide-arithmetic=y")
                 .current_dir(root);
             wide(&mut c);
@@ -690,6 +699,7 @@ fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
         }
         "fma_bench_smoke" => fma_bench_smoke(root),
         "jsc_bench_smoke" => jsc_bench_smoke(root),
+        "release_check" => crate::release::task(root, &["--built".to_owned()]),
         s => Err(format!("no step {s}")),
     }
 }

@@ -272,7 +272,7 @@ pub fn params(root: &std::path::Path, args: &[String]) -> Result<bool, String> {
                     "run",
                     "-q",
                     "-p",
-                    "poseidon",
+                    "kimchi-poseidon",
                     "--example",
                     "gen_params",
                     "--",

@@ -149,7 +149,7 @@ fn clippy_fma() -> Step {
         &[
             "clippy",
             "-p",
-            "poseidon",
+            "kimchi-poseidon",
             "-p",
             "poseidon-js",
             "--target",
@@ -480,6 +480,13 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool, jsc: bool) {
         &[],
     ));
     upstream_steps(r);
+    if node {
+        r.run(Step::xtask(
+            "release check: cargo publish --dry-run (the library, kimchi-poseidon), npm publish --dry-run (the package)",
+            "release_check",
+            &[],
+        ));
+    }
     nix_steps(root, r);
 }
 

@@ -13,7 +13,7 @@ fn the_lab_takes_upstream_by_path_and_stays_out_of_the_workspace() {
         "path = \"/src/lab/bench/benches/poseidon.rs\"",
         "default = [\"upstream\"]",
         "[[example]]\nname = \"count\"\npath = \"/src/lab/bench/examples/count.rs\"",
-        "poseidon = { path = \"/src/lab/poseidon\" }",
+        "poseidon = { package = \"kimchi-poseidon\", path = \"/src/lab/poseidon\" }",
         "mina-poseidon = { path = \"/src/proof-systems/poseidon\" }",
         "mina-curves = { path = \"/src/proof-systems/curves\" }",
         // No checkout there: no feature `std` seen, none asked for.

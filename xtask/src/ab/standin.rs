@@ -146,12 +146,12 @@ pub fn write(dir: &Path, root: &Path, slower: bool) -> Result<(), String> {
         ),
         (
             "curves/Cargo.toml",
-            format!("[package]\nname = \"mina-curves\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[features]\ndefault = [\"parallel\"]\nparallel = []\n\n[dependencies]\nposeidon = {{ path = \"{lib}\", default-features = false }}\n"),
+            format!("[package]\nname = \"mina-curves\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[features]\ndefault = [\"parallel\"]\nparallel = []\n\n[dependencies]\nposeidon = {{ package = \"kimchi-poseidon\", path = \"{lib}\", default-features = false }}\n"),
         ),
         ("curves/src/lib.rs", CURVES_LIB.into()),
         (
             "poseidon/Cargo.toml",
-            format!("[package]\nname = \"mina-poseidon\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[features]\ndefault = [\"std\", \"parallel\"]\nstd = []\nparallel = [\"std\", \"mina-curves/parallel\"]\n\n[dependencies]\nmina-curves = {{ path = \"../curves\", default-features = false }}\nposeidon = {{ path = \"{lib}\", default-features = false }}\n"),
+            format!("[package]\nname = \"mina-poseidon\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[features]\ndefault = [\"std\", \"parallel\"]\nstd = []\nparallel = [\"std\", \"mina-curves/parallel\"]\n\n[dependencies]\nmina-curves = {{ path = \"../curves\", default-features = false }}\nposeidon = {{ package = \"kimchi-poseidon\", path = \"{lib}\", default-features = false }}\n"),
         ),
         (
             "poseidon/src/lib.rs",

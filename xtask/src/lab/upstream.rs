@@ -98,7 +98,7 @@ pub fn lab_manifest(ps: &Path, root: &Path) -> String {
         "{}[[bench]]\nname = \"poseidon\"\npath = {}\nharness = false\n\n\
          [[example]]\nname = \"count\"\npath = {}\n\n\
          [features]\ndefault = [\"upstream\"]\nupstream = []\n\n\
-         [dev-dependencies]\nposeidon = {{ path = {} }}\n\
+         [dev-dependencies]\nposeidon = {{ package = \"kimchi-poseidon\", path = {} }}\n\
          ark-ff = {{ version = \"0.5\", default-features = false, features = [\"std\"] }}\n\n\
          {}\n[profile.bench]\ncodegen-units = 1\nlto = \"thin\"\n",
         package("poseidon-upstream-lab", ps),
