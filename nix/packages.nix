@@ -36,7 +36,7 @@
       (lib.fileset.fileFilter (file: file.hasExt "json") ../bench/tests/data)
       ../flake.nix
       ../flake.lock
-      ../docs/backends.md
+      ../poseidon/docs/backends.md
       ../README.md
     ];
   };
