@@ -145,7 +145,8 @@ function reject(x, name, modulus) {
   throw new RangeError(`${name} = ${x} is not in [0, p) for p = ${modulus}`);
 }
 
-function checkFields(fields, modulus) {
+/** Checks an array of elements below `modulus`; errors name `fields[i]`. */
+export function checkFields(fields, modulus) {
   if (!Array.isArray(fields)) throw new TypeError(`fields must be an array of bigints, got ${describe(fields)}`);
   for (let i = 0; i < fields.length; i++) check(fields[i], i, modulus, "fields");
 }

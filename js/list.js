@@ -4,7 +4,7 @@
 // hashWithPrefix(prefix, [hash, ...packToFields(element)]) with the prefix "".
 import { checkBoolean, checkField, describe } from "./core.js";
 import { packToFields } from "./packed.js";
-import { hashWithPrefix } from "./prefix.js";
+import { hashWithPrefix, prefixToField } from "./prefix.js";
 
 // An element: its fields (bigint[]) or its `{ fields, packed }` input.
 const input = (element) => (Array.isArray(element) ? { fields: element } : element);
@@ -36,7 +36,7 @@ export class MerkleList {
     if (nextHash !== undefined && typeof nextHash !== "function") {
       throw new TypeError(`nextHash must be a function (hash, element) => bigint, got ${describe(nextHash)}`);
     }
-    hashWithPrefix(prefix, []); // checks the prefix now, not at the first push
+    prefixToField(prefix); // checks the prefix now, not at the first push
     this.#empty = checkField(emptyHash, "emptyHash");
     this.#hash = this.#empty;
     this.#next = nextHash ?? ((h, element) => merkleListHash(h, element, prefix));

@@ -2,13 +2,8 @@
 // of `toInput()` (o1js's `packToFields`, `Poseidon.hashPacked`), the legacy
 // `{ fields, bits }` form (mina-signer's `packToFieldsLegacy`), and what o1js
 // builds on them: `TokenId.derive`. Elements are bigints.
-import { checkField, describe, hash } from "./core.js";
+import { P, checkField, checkFields, describe, hash } from "./core.js";
 import { hashWithPrefix } from "./prefix.js";
-
-function checkFields(fields, name) {
-  if (!Array.isArray(fields)) throw new TypeError(`${name} must be an array of bigints, got ${describe(fields)}`);
-  fields.forEach((x, i) => checkField(x, `${name}[${i}]`));
-}
 
 /**
  * o1js's `packToFields({ fields, packed })`: the fields, then the packed values
@@ -22,7 +17,7 @@ export function packToFields(input) {
     throw new TypeError(`input must be { fields, packed }, got ${describe(input)}`);
   }
   const { fields = [], packed = [] } = input;
-  checkFields(fields, "fields");
+  checkFields(fields, P);
   if (!Array.isArray(packed)) throw new TypeError(`packed must be an array of [value, bits] pairs, got ${describe(packed)}`);
   if (packed.length === 0) return [...fields];
   const out = [...fields];
@@ -66,7 +61,7 @@ export function packToFieldsLegacy(input) {
     throw new TypeError(`input must be { fields, bits }, got ${describe(input)}`);
   }
   const { fields = [], bits = [] } = input;
-  checkFields(fields, "fields");
+  checkFields(fields, P);
   if (!Array.isArray(bits)) throw new TypeError(`bits must be an array of booleans, got ${describe(bits)}`);
   const out = [...fields];
   for (let at = 0; at < bits.length; at += 254) {

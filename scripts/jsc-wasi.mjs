@@ -12,8 +12,8 @@
 // for reading is read from the host once; what it writes stays in memory, and at
 // exit every file and folder written under a mapped HOST goes into one archive,
 // HOST/.wasi-writes-<time>.json ({ dirs: [...], files: [{ path, hex }] }, paths
-// relative to HOST), which the caller unpacks (`cargo xtask bench` does, after each
-// run). Folders that exist on the host but were not made by the program cannot be
+// relative to HOST), which the caller unpacks (the lab's runtime code does, after
+// each run). Folders that exist on the host but were not made by the program cannot be
 // listed (fd_readdir lists what the program made).
 //
 // jsc's quit() always exits 0; an exception exits 3. So the program's exit code

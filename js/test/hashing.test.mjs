@@ -12,9 +12,9 @@ import {
   hashWithPrefixLegacy, merkleListHash, packToFields, packToFieldsLegacy, saltLegacy, update, updateLegacy,
 } from "../index.js";
 import { initModuleUnderTest, splitmix } from "./common.mjs";
+import { PoseidonLegacy } from "./o1js-ref.mjs";
 
 const { Bool, Field, Poseidon, PrivateKey, Struct, TokenId, UInt32, UInt64, UInt8 } = o1js;
-import { PoseidonLegacy } from "./o1js-ref.mjs";
 
 // mina-signer's bigint hashing and o1js's list step, not in o1js's exports: by path.
 const o1jsFile = (path) => new URL(`../node_modules/o1js/dist/node/${path}`, import.meta.url).href;
