@@ -5,7 +5,8 @@
 // WebKitGTK's MiniBrowser under Xvfb (JavaScriptCore), and
 // resolves with the JSON the page POSTs to /report. Used by browser-check.mjs and
 // bench-browser.mjs. CHROMIUM=path, FIREFOX=path and WEBKIT=path override the browsers; the
-// profiles live in .chromium-profile and .firefox-profile in the package directory.
+// profiles live in .chromium-profile, .firefox-profile and .webkit-profile in the
+// package directory.
 // A page may POST the name of the stage it starts to /progress: a timeout then says
 // where the page stood. A page that does not report within the time (seen once in
 // CI, on a loaded machine, with a fresh profile) is opened once more; a page that
@@ -66,10 +67,14 @@ export const engines = {
     binary: process.env.WEBKIT ?? miniBrowser(),
     command: (binary) => ["xvfb-run", ["-a", "-s", "-screen 0 1280x1024x24", binary]],
     args: (_profile, extra, url) => [...extra.filter((f) => !f.startsWith("JSC_")), url],
-    // JavaScriptCore reads its options from JSC_<option>=value in the environment.
-    env: (extra) => ({
+    // JavaScriptCore reads its options from JSC_<option>=value in the environment;
+    // WebKit keeps its cache and data where XDG says: in the profile folder.
+    env: (extra, profile) => ({
       WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS: "1",
       WEBKIT_DISABLE_COMPOSITING_MODE: "1",
+      XDG_CACHE_HOME: join(profile, "cache"),
+      XDG_DATA_HOME: join(profile, "data"),
+      XDG_CONFIG_HOME: join(profile, "config"),
       ...Object.fromEntries(extra.filter((f) => f.startsWith("JSC_")).map((f) => f.split("="))),
     }),
     group: true,
@@ -160,7 +165,7 @@ async function openPage(page, { timeoutMs = 180_000, flags: extra = [], isolated
   const [program, before] = b.command ? b.command(b.binary) : [b.binary, []];
   const child = spawn(program, [...before, ...b.args(profile, extra, url)], {
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, ...b.env?.(extra) },
+    env: { ...process.env, ...b.env?.(extra, profile) },
     detached: Boolean(b.group),
   });
   let stderr = "";
