@@ -3,7 +3,7 @@
 // writes it again and the two are compared), and the package gives its results.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -22,10 +22,9 @@ const doc = JSON.parse(readFileSync(file));
 const big = (xs) => xs.map(BigInt);
 
 test("the file is what o1js computes now (dev/o1js-vectors.mjs writes it again, byte for byte)", () => {
-  // Beside the package (target/js-package in the scripts), removed at the end.
-  const dir = fileURLToPath(new URL("../.o1js-vectors", import.meta.url));
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir);
+  // Beside the package (target/js-package in the scripts), removed at the end; one folder
+  // per run, since make test runs each module's tests in parallel in the same copy.
+  const dir = mkdtempSync(fileURLToPath(new URL("../.o1js-vectors-", import.meta.url)));
   try {
     const again = join(dir, "o1js-hashes.json");
     execFileSync(process.execPath, [fileURLToPath(new URL("../dev/o1js-vectors.mjs", import.meta.url)), "--out", again]);
