@@ -249,6 +249,24 @@ export function hashMany(inputs) {
   return unpack(words(4 * count), count);
 }
 
+/**
+ * o1js's `Poseidon.hashToGroup(fields)` out of circuit: the kimchi hash of the
+ * fields mapped onto Pallas by Mina's group map, y the even one of its two roots.
+ * Returns the point as `{ x, y }` (bigints).
+ */
+export function hashToGroup(fields) {
+  checkFields(fields, P);
+  const n = fields.length;
+  const w = words(4 * Math.max(n, 2));
+  for (let i = 0; i < n; i++) put(w, 4 * i, fields[i]);
+  const code = api().hash_to_group(n);
+  // The map divides by zero for no known input; o1js throws there too.
+  if (code === 0xfffffffe) throw new Error("hashToGroup: the hash is a pole of the group map");
+  status(code, "fields");
+  const r = words(8);
+  return { x: get(r, 0), y: get(r, 4) };
+}
+
 // For the package's other files (not re-exported by index.js).
 
 /** Checks hashMany's argument: an array of arrays of elements of [0, p). */

@@ -36,6 +36,11 @@ export function updateLegacy(state: [bigint, bigint, bigint], fields: bigint[]):
 export function permute(state: [bigint, bigint, bigint]): [bigint, bigint, bigint];
 /** Kimchi Poseidon over Fp of many inputs in one call. */
 export function hashMany(inputs: bigint[][]): bigint[];
+/**
+ * o1js's `Poseidon.hashToGroup(fields)`: the hash mapped onto Pallas by Mina's group
+ * map, y the even root.
+ */
+export function hashToGroup(fields: bigint[]): { x: bigint; y: bigint };
 
 /**
  * o1js's `prefixToField`: the prefix's characters as little-endian bytes. At most 31
@@ -97,6 +102,40 @@ export interface PublicKeyFields {
 }
 /** o1js's `TokenId.derive(owner, parentTokenId)`; parentTokenId defaults to 1 (MINA). */
 export function deriveTokenId(owner: PublicKeyFields, parentTokenId?: bigint): bigint;
+
+/** A network as mina-signer names it: "mainnet", "testnet", "devnet", or a custom name. */
+export type NetworkId = string | { custom: string };
+/** An account update's packed input (`Types.AccountUpdate.toInput`, as bigints) with its call depth. */
+export interface AccountUpdateInput extends HashInput {
+  callDepth: number;
+}
+/** A zkApp command as `transactionCommitments` takes it (`zkappCommandInput` of "kimchi-poseidon/o1js" makes one). */
+export interface ZkappCommandInput {
+  /** The packed input of the fee payer as an account update. */
+  feePayer: HashInput;
+  accountUpdates: AccountUpdateInput[];
+  /** Base58, as in the command's JSON, or the 34 bytes. */
+  memo: string | Uint8Array;
+}
+/** Bytes of an encoded memo (34). */
+export const MEMO_BYTES: number;
+/** mina-signer's `zkAppBodyPrefix`: the account-update hash prefix of a network. */
+export function zkappBodyPrefix(networkId: NetworkId): string;
+/** mina-signer's `accountUpdateHash`, given the update's packed input. */
+export function accountUpdateHash(input: HashInput, networkId: NetworkId): bigint;
+/**
+ * mina-signer's `callForestHash` (the `commitment`) of account updates given in
+ * order with their hashes and call depths (starting at 0, rising by at most one).
+ */
+export function callForestHash(updates: { hash: bigint; callDepth: number }[]): bigint;
+/** o1js's `Memo.fromString(text)` as its 34 bytes (at most 32 bytes of UTF-8 text). */
+export function memoFromText(text: string): Uint8Array;
+/** The 34 bytes of a memo in Mina's base58 form (checksum checked). */
+export function memoFromBase58(base58: string): Uint8Array;
+/** mina-signer's `Memo.hash` of a memo given as its 34 bytes or in base58. */
+export function memoHash(memo: string | Uint8Array): bigint;
+/** mina-signer's `transactionCommitments(zkappCommand, networkId)`. */
+export function transactionCommitments(command: ZkappCommandInput, networkId: NetworkId): { commitment: bigint; fullCommitment: bigint };
 
 /** A MerkleList element: its fields, or its `toInput()` form. */
 export type ListElement = bigint[] | HashInput;

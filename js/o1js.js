@@ -2,16 +2,16 @@
 // hashing use this package's permutation, and conversions that hand this package's
 // Merkle structures to o1js's classes (so circuits keep o1js's witnesses).
 //
-// installFastPoseidon(o1js) replaces Poseidon.hash, Poseidon.update and
-// Poseidon.hashWithPrefix on o1js's public Poseidon object. o1js reaches them by
+// installFastPoseidon(o1js) replaces Poseidon.hash, Poseidon.update,
+// Poseidon.hashWithPrefix and Poseidon.hashToGroup on o1js's public Poseidon object. o1js reaches them by
 // property lookup, so MerkleTree, MerkleMap, MerkleList, events, actions, TokenId
 // and Signature hash through them too. Inputs that are not all constants (provable
 // code) go to o1js's originals unchanged; Poseidon.hashAnyLength and hashPacked
 // call Poseidon.hash, so they are covered too. Not covered (o1js calls its internal
 // bigint Poseidon or Snarky directly there): mina-signer's commitments (every
-// transaction's signing), hashToGroup, Poseidon.Sponge, and IndexedMerkleMap's
-// path hashing (at height 31, 60 of one insert's 125 hashes): the package's own
-// IndexedMerkleMap, sponge and functions do those.
+// transaction's signing), Poseidon.Sponge, and IndexedMerkleMap's path hashing (at
+// height 31, 60 of one insert's 125 hashes): the package's own IndexedMerkleMap,
+// sponge and transactionCommitments (with zkappCommandInput below) do those.
 //
 // It also replaces MerkleTree.prototype.setLeaf (and so fill, and MerkleMap.set):
 // a write stores the leaf and marks its path; the marked nodes are hashed, level
@@ -20,9 +20,10 @@
 // that took such a write, `nodes` becomes an accessor that completes the pending
 // hashes first). The nodes are exactly those o1js would hold; a setLeaf loop costs
 // about one permutation per leaf instead of height−1.
-import { describe, hash, update } from "./core.js";
+import { describe, hash, hashToGroup, update } from "./core.js";
 import { Marks } from "./merkle.js";
 import { salt } from "./prefix.js";
+import { memoFromText } from "./transaction.js";
 
 function checkO1js(o1js) {
   if (!o1js || typeof o1js.Field !== "function" || !o1js.Poseidon || typeof o1js.Poseidon.hash !== "function") {
@@ -45,7 +46,7 @@ export function installFastPoseidon(o1js) {
   const { Field, Poseidon } = checkO1js(o1js);
   if (installed.has(Poseidon)) throw new Error("installFastPoseidon: already installed on this o1js");
   hash([]); // throws now, not inside o1js, if init() was not awaited
-  const original = { hash: Poseidon.hash, update: Poseidon.update, hashWithPrefix: Poseidon.hashWithPrefix };
+  const original = { hash: Poseidon.hash, update: Poseidon.update, hashWithPrefix: Poseidon.hashWithPrefix, hashToGroup: Poseidon.hashToGroup };
   installed.set(Poseidon, original);
   Poseidon.hash = function (input) {
     return constant(input) ? Field(hash(bigints(input))) : original.hash.call(this, input);
@@ -59,6 +60,10 @@ export function installFastPoseidon(o1js) {
   Poseidon.hashWithPrefix = function (prefix, input) {
     if (!constant(input)) return original.hashWithPrefix.call(this, prefix, input);
     return Field(update(salt(prefix), bigints(input))[0]);
+  };
+  Poseidon.hashToGroup = function (input) {
+    if (!constant(input)) return original.hashToGroup.call(this, input);
+    return new o1js.Group(hashToGroup(bigints(input)));
   };
   const tree = o1js.MerkleTree?.prototype;
   const setLeaf = tree?.setLeaf;
@@ -144,3 +149,41 @@ export function toO1jsIndexedMerkleMap(o1js, MapClass, map) {
   return m;
 }
 
+
+const plainInput = ({ fields = [], packed = [] }) => ({ fields: bigints(fields), packed: packed.map(([x, n]) => [x.toBigInt(), n]) });
+
+/**
+ * A zkApp command as `transactionCommitments` takes it, laid out by o1js's public
+ * `Types`: `zkappCommand` is o1js's (a transaction's `transaction`) or its JSON
+ * (`transaction.toJSON()`, as a string or parsed). The fee payer becomes the account
+ * update mina-signer hashes for it (fee as a negative balance change, nonce and
+ * valid-until preconditions, full commitment, signed).
+ */
+export function zkappCommandInput(o1js, zkappCommand) {
+  const { Bool, Sign, Types, UInt32 } = checkO1js(o1js);
+  const json = typeof zkappCommand === "string" ? JSON.parse(zkappCommand) : zkappCommand;
+  if (json === null || typeof json !== "object" || !json.feePayer || !Array.isArray(json.accountUpdates)) {
+    throw new TypeError(`zkappCommand must be o1js's zkApp command or its JSON, got ${describe(zkappCommand)}`);
+  }
+  const command = typeof json.feePayer.body?.fee === "string" ? Types.ZkappCommand.fromJSON(json) : json;
+  const { fee, nonce, publicKey, validUntil } = command.feePayer.body;
+  const feePayer = Types.AccountUpdate.empty();
+  const body = feePayer.body;
+  body.publicKey = publicKey;
+  body.balanceChange = { magnitude: fee, sgn: Sign.minusOne };
+  body.incrementNonce = Bool(true);
+  body.preconditions.network.globalSlotSinceGenesis = { isSome: Bool(true), value: { lower: UInt32.zero, upper: validUntil ?? UInt32.MAXINT() } };
+  body.preconditions.account.nonce = { isSome: Bool(true), value: { lower: nonce, upper: nonce } };
+  body.useFullCommitment = Bool(true);
+  body.implicitAccountCreationFee = Bool(true);
+  body.authorizationKind = { ...body.authorizationKind, isProved: Bool(false), isSigned: Bool(true) };
+  return {
+    feePayer: plainInput(Types.AccountUpdate.toInput(feePayer)),
+    accountUpdates: command.accountUpdates.map((au) => ({
+      ...plainInput(Types.AccountUpdate.toInput(au)),
+      callDepth: Number(au.body.callDepth),
+    })),
+    // The JSON has the memo in base58; o1js's transaction holds its text.
+    memo: command === json ? memoFromText(command.memo ?? "") : json.memo,
+  };
+}

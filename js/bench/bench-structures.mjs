@@ -12,7 +12,8 @@
 //   200 MerkleMap.set, IndexedMerkleMap(33) with 1,000 inserts, 1,000
 //   hashWithPrefix, 1,000 hashPacked of a struct and 1,000 MerkleList pushes of it,
 //   200 TokenId.derive, a settlement of 100 actions into an IndexedMerkleMap(33) of
-//   100 keys, 1,000 witness roots, 65,536 leaves for the parallel build); --scale 0.1
+//   100 keys, 1,000 witness roots, 200 hashToGroup, the commitments of 20 zkApp
+//   transactions of 3 account updates, 65,536 leaves for the parallel build); --scale 0.1
 //   for a quick look (about 20 s instead of 3 min). CHROMIUM=path, FIREFOX=path and WEBKIT=path override the browsers.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -23,9 +24,10 @@ import * as o1js from "o1js";
 import { arg, helpOnRequest, reportOut } from "../dev/cli.mjs";
 import { installed, runPage } from "../dev/browser-server.mjs";
 import {
-  IndexedMerkleMap, MerkleList, MerkleMap, MerkleTree, P, backend, calculateRoot, createPool, deriveTokenId, hashPacked, hashWithPrefix, init,
+  IndexedMerkleMap, MerkleList, MerkleMap, MerkleTree, P, backend, calculateRoot, createPool, deriveTokenId, hashPacked, hashToGroup, hashWithPrefix, init,
+  transactionCommitments,
 } from "../index.js";
-import { installFastPoseidon } from "../o1js.js";
+import { installFastPoseidon, zkappCommandInput } from "../o1js.js";
 import { HEIGHT, WORKERS as WORKER_COUNTS, measureParallel, parallelLeaves } from "./parallel.mjs";
 import { median } from "./timing.mjs";
 
@@ -70,6 +72,26 @@ const ourBase = IndexedMerkleMap.fromEntries(33, base);
 const witnessTree = MerkleTree.fromLeaves(20, leaves.slice(0, n(1000)));
 const witnesses = leaves.slice(0, n(1000)).map((_, i) => witnessTree.getWitness(BigInt(i)));
 class Witness20 extends o1js.MerkleWitness(20) {}
+
+const groupInputs = Array.from({ length: n(200) }, () => [element(), element()]);
+// zkApp transactions of three signed account updates (two senders, three payments),
+// built by o1js; o1js's tx.sign() hashes them with mina-signer's transactionCommitments.
+const o1jsFile = (path) => new URL(`../node_modules/o1js/dist/node/${path}`, import.meta.url).href;
+const { transactionCommitments: signerCommitments } = await import(o1jsFile("mina-signer/src/sign-zkapp-command.js"));
+const { ZkappCommand: ZkappCommandBigint } = await import(o1jsFile("bindings/mina-transaction/gen/v1/transaction-bigint.js"));
+const local = await o1js.Mina.LocalBlockchain({ proofsEnabled: false });
+o1js.Mina.setActiveInstance(local);
+const [alice, bob, carol] = local.testAccounts;
+const transactions = [];
+for (let i = 0; i < n(20); i++) {
+  const tx = await o1js.Mina.transaction({ sender: alice, fee: 1e8, memo: `payment ${i}` }, async () => {
+    const a = o1js.AccountUpdate.createSigned(alice);
+    a.send({ to: bob, amount: UInt64.from(1000 + i) });
+    o1js.AccountUpdate.createSigned(bob).send({ to: carol, amount: UInt64.from(7 + i) });
+  });
+  transactions.push(tx);
+}
+const commitmentsText = ({ commitment, fullCommitment }) => `${commitment}/${fullCommitment}`;
 
 const cases = [
   {
@@ -170,6 +192,18 @@ const cases = [
     o1js: () => witnesses.map((w, i) => new Witness20(w.map(({ isLeft, sibling }) => ({ isLeft, sibling: Field(sibling) }))).calculateRoot(Field(leaves[i])).toBigInt()).join(),
     o1jsWhat: "new MerkleWitness(20)(path).calculateRoot loop",
     ours: () => witnesses.map((w, i) => calculateRoot(w, leaves[i])).join(),
+  },
+  {
+    name: `Poseidon.hashToGroup of 2 fields, ${groupInputs.length} calls`,
+    o1js: () => groupInputs.map((xs) => Poseidon.hashToGroup(xs.map((x) => Field(x))).x.toBigInt()).join(),
+    o1jsWhat: "Poseidon.hashToGroup loop",
+    ours: () => groupInputs.map((xs) => hashToGroup(xs).x).join(),
+  },
+  {
+    name: `transaction commitments, ${transactions.length} zkApp transactions of 3 account updates`,
+    o1js: () => transactions.map((tx) => commitmentsText(signerCommitments(ZkappCommandBigint.fromJSON(JSON.parse(tx.toJSON())), "testnet"))).join(),
+    o1jsWhat: "mina-signer's transactionCommitments (what tx.sign() hashes), from the JSON",
+    ours: () => transactions.map((tx) => commitmentsText(transactionCommitments(zkappCommandInput(o1js, tx.transaction), "testnet"))).join(),
   },
 ];
 

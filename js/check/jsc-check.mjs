@@ -108,6 +108,8 @@ for (const height of [1, 2, 6, 12]) {
 for (let n = 0; n <= 4; n++) {
   const xs = elements(n);
   add("hashAnyLength", `hashAnyLength of ${n}`, [xs], big(Poseidon.hashAnyLength(xs.map(F))));
+  const g = Poseidon.hashToGroup(xs.map(F));
+  add("hashToGroup", `hashToGroup of ${n}`, [xs], [big(g.x), big(g.y)]);
 }
 {
   const { Bool, Struct, UInt32, UInt64 } = o1js;

@@ -35,6 +35,7 @@ const ops = {
     return map.getRoot();
   },
   hashAnyLength: ([xs]) => pkg.hashAnyLength(bigs(xs)),
+  hashToGroup: ([xs]) => Object.values(pkg.hashToGroup(bigs(xs))),
   hashPacked: ([fields, packed]) => pkg.hashPacked({ fields: bigs(fields), packed: packed.map(([v, n]) => [big(v), n]) }),
   deriveTokenId: ([x, isOdd, parent]) => pkg.deriveTokenId({ x: big(x), isOdd }, big(parent)),
   merkleList: ([prefix, elements]) => pkg.MerkleList.from(elements.map(bigs), { prefix }).hash,

@@ -2,12 +2,15 @@
 // mina-signer) computes for seeded inputs of its hashing beyond Poseidon.hash:
 // salts and salted hashes (kimchi and legacy), hashAnyLength, packToFields and
 // hashPacked of real o1js structs, packToFieldsLegacy, MerkleList hashes after
-// each push, TokenId.derive. The Rust library's tests (poseidon/tests/o1js.rs)
+// each push, TokenId.derive, hashToGroup, memo hashes, and the commitments of
+// zkApp commands (mina-signer's random commands, its randomness seeded here). The Rust library's tests (poseidon/tests/o1js.rs)
 // check its `o1js` module against the file; the package's tests
 // (test/o1js-vectors.test.mjs) check the file against o1js and the package.
 //   node dev/o1js-vectors.mjs [--out FILE]   (from the package, dev dependencies installed)
 // Elements are decimal strings; legacy bits a string of 0s and 1s, least significant first.
+import crypto from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { resolve } from "node:path";
 
 import * as o1js from "o1js";
@@ -21,6 +24,10 @@ helpOnRequest(import.meta.url);
 const o1jsFile = (path) => new URL(`../node_modules/o1js/dist/node/${path}`, import.meta.url).href;
 const signer = await import(o1jsFile("mina-signer/src/poseidon-bigint.js"));
 const { merkleListHash } = await import(o1jsFile("lib/provable/merkle-list.js"));
+const { Memo } = await import(o1jsFile("mina-signer/src/memo.js"));
+const { RandomTransaction } = await import(o1jsFile("mina-signer/src/random-transaction.js"));
+const signZkapp = await import(o1jsFile("mina-signer/src/sign-zkapp-command.js"));
+const { AccountUpdate: AccountUpdateBigint } = await import(o1jsFile("bindings/mina-transaction/gen/v1/transaction-bigint.js"));
 const { Bool, Field, Poseidon, PrivateKey, Struct, TokenId, UInt32, UInt64, UInt8 } = o1js;
 const P = Field.ORDER;
 
@@ -104,7 +111,59 @@ const tokenIds = Array.from({ length: 4 }, (_, k) => {
   return { x: str(big(pk.x)), is_odd: pk.isOdd.toBoolean(), parent: str(parent), id: str(big(TokenId.derive(pk, F(parent)))) };
 });
 
+const hashToGroup = [0, 1, 1, 2, 2, 3, 5, 8].map((n) => {
+  const xs = elements(n);
+  const g = Poseidon.hashToGroup(xs.map(F));
+  return { inputs: xs.map(str), x: str(big(g.x)), y: str(big(g.y)) };
+});
+
+const hex = (bytes) => Buffer.from(bytes).toString("hex");
+const memos = ["", "hello", "x".repeat(32), "Grüße, zkApp ✓"].map((text) => {
+  const memo = Memo.fromString(text);
+  return { text, bytes: hex(Memo.toBytes(memo)), base58: Memo.toBase58(memo), hash: str(Memo.hash(memo)) };
+});
+
+// mina-signer's random zkApp commands draw from node:crypto's randomBytes: seeded.
+const nextByte = splitmix(0x7a6b6170);
+crypto.randomBytes = (n) => Buffer.from(Array.from({ length: n }, () => Number(nextByte() & 0xffn)));
+syncBuiltinESMExports();
+const randomCommand = RandomTransaction.zkappCommand.create();
+const inputJson = (au) => {
+  const { fields, packed } = AccountUpdateBigint.toInput(au);
+  return { fields: fields.map(str), packed: packed.map(([x, n]) => [str(x), n]) };
+};
+// One command without account updates, then commands with some (at most 4: a prefix
+// keeps the call depths valid).
+let sawEmpty = false;
+const someCommand = () => {
+  for (;;) {
+    const command = randomCommand();
+    if (command.accountUpdates.length > 0 || !sawEmpty) {
+      sawEmpty ||= command.accountUpdates.length === 0;
+      command.accountUpdates = command.accountUpdates.slice(0, 4);
+      return command;
+    }
+  }
+};
+const transactions = ["mainnet", "testnet", "zeko", "devnet", "mainnet"].map((network) => {
+  const command = someCommand();
+  const { commitment, fullCommitment } = signZkapp.transactionCommitments(command, network);
+  return {
+    network,
+    memo: hex(Memo.toBytes(Memo.fromBase58(command.memo))),
+    fee_payer: inputJson(signZkapp.accountUpdateFromFeePayer(command.feePayer)),
+    account_updates: command.accountUpdates.map((au) => ({ ...inputJson(au), call_depth: au.body.callDepth })),
+    commitment: str(commitment),
+    full_commitment: str(fullCommitment),
+  };
+});
+
 const out = arg("--out", resolve(projectRoot(resolve(import.meta.dirname)) ?? ".", "poseidon/tests/data/o1js-hashes.json"));
-const doc = { source: "o1js 2.15.0 and its mina-signer, js/dev/o1js-vectors.mjs", salted, any_length: anyLength, packed, legacy_packed: legacyPacked, lists, token_ids: tokenIds };
-writeFileSync(out, JSON.stringify(doc, null, 1) + "\n");
+const doc = {
+  source: "o1js 2.15.0 and its mina-signer, js/dev/o1js-vectors.mjs",
+  salted, any_length: anyLength, packed, legacy_packed: legacyPacked, lists, token_ids: tokenIds, hash_to_group: hashToGroup, memos, transactions,
+};
+// One object per line or block; an array of strings, numbers or pairs on one line.
+const flat = (json) => json.replace(/\[(?:[^[\]{}]|\[[^[\]{}]*\])*\]/g, (a) => a.replace(/\n\s*/g, ""));
+writeFileSync(out, flat(JSON.stringify(doc, null, 1)) + "\n");
 console.log(`wrote ${out}`);

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 import {
   deriveTokenId, emptyHashWithPrefix, emptyHashWithPrefixLegacy, hashAnyLength, hashPacked, hashWithPrefix, hashWithPrefixLegacy,
-  merkleListHash, packToFields, packToFieldsLegacy, salt, saltLegacy,
+  hashToGroup, memoFromText, memoHash, merkleListHash, packToFields, packToFieldsLegacy, salt, saltLegacy, transactionCommitments,
 } from "../index.js";
 import { initModuleUnderTest } from "./common.mjs";
 
@@ -59,4 +59,24 @@ test("the package gives the file's salts, salted hashes, hashAnyLength, packings
     });
   }
   for (const c of doc.token_ids) assert.equal(deriveTokenId({ x: BigInt(c.x), isOdd: c.is_odd }, BigInt(c.parent)), BigInt(c.id));
+});
+
+test("the package gives the file's hashToGroup points, memo hashes and transaction commitments", () => {
+  assert.ok(doc.hash_to_group.length >= 8 && doc.memos.length >= 4 && doc.transactions.length >= 5);
+  for (const c of doc.hash_to_group) assert.deepEqual(hashToGroup(big(c.inputs)), { x: BigInt(c.x), y: BigInt(c.y) });
+  const bytes = (hex) => Uint8Array.from(Buffer.from(hex, "hex"));
+  for (const c of doc.memos) {
+    assert.deepEqual(memoFromText(c.text), bytes(c.bytes));
+    assert.equal(memoHash(c.base58), BigInt(c.hash));
+  }
+  const input = (c) => ({ fields: big(c.fields), packed: c.packed.map(([x, n]) => [BigInt(x), n]) });
+  for (const c of doc.transactions) {
+    const command = {
+      feePayer: input(c.fee_payer),
+      accountUpdates: c.account_updates.map((u) => ({ ...input(u), callDepth: u.call_depth })),
+      memo: bytes(c.memo),
+    };
+    const want = { commitment: BigInt(c.commitment), fullCommitment: BigInt(c.full_commitment) };
+    assert.deepEqual(transactionCommitments(command, c.network), want, c.network);
+  }
 });

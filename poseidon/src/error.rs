@@ -74,6 +74,16 @@ pub enum Error {
         /// Its bits.
         bits: u32,
     },
+    /// Account updates whose call depths do not form a forest: the first is not 0,
+    /// or one is more than its predecessor's + 1 (mina-signer's `isCallDepthValid`).
+    CallDepth {
+        /// Which account update.
+        index: usize,
+        /// Its call depth.
+        depth: usize,
+    },
+    /// A memo text of more than 32 bytes.
+    MemoTooLong(usize),
     /// A leaf past the next one to set (the tree keeps its leaves contiguous from 0).
     MerkleGap {
         /// The index given.
@@ -134,6 +144,11 @@ impl fmt::Display for Error {
                 f,
                 "packed value {index}: it must fit its bits ({bits}), which must be 1 to 254"
             ),
+            Error::CallDepth { index, depth } => write!(
+                f,
+                "account update {index}: call depth {depth} does not follow the one before (the first is 0, each at most one more than its predecessor)"
+            ),
+            Error::MemoTooLong(n) => write!(f, "memo of {n} bytes: at most 32"),
             Error::MerkleGap { index, set } => write!(
                 f,
                 "leaf {index}: leaves are set in order from 0; {set} are set, so the next is {set}"

@@ -7,7 +7,8 @@
 //!   ([`hash_many`], [`permute_many`]) in SIMD lanes, and on every core
 //!   ([`hash_many_par`], [`permute_many_par`], feature `parallel`); o1js's
 //!   [`merkle::MerkleTree`], and o1js's salted, length-tagged and packed hashes,
-//!   list commitments and token ids ([`o1js`]).
+//!   list commitments, token ids and transaction commitments ([`o1js`]); Mina's
+//!   group map onto Pallas and `hashToGroup` ([`group_map`]).
 //! - Arithmetic behind a seam ([`FieldArith`], [`Backend`]): the permutation and the
 //!   sponge are written once; [`backend`] holds the representations.
 //!
@@ -28,6 +29,7 @@ pub mod encoding;
 mod error;
 mod field;
 mod fields;
+pub mod group_map;
 pub mod merkle;
 pub mod o1js;
 mod parallel;

@@ -141,3 +141,71 @@ fn bad_prefixes_and_packed_values_are_refused() {
         .to_string()
         .contains("1 to 254"));
 }
+
+#[test]
+fn hash_to_group_equals_o1js() {
+    let doc = doc();
+    let cases = doc["hash_to_group"].as_array().unwrap();
+    assert!(cases.len() >= 8);
+    for c in cases {
+        let inputs = fps(&c["inputs"]);
+        let (x, y) = poseidon::group_map::hash_to_group(&inputs).expect("not a pole");
+        assert_eq!(
+            (x, y),
+            (fp(&c["x"]), fp(&c["y"])),
+            "{} inputs",
+            inputs.len()
+        );
+    }
+}
+
+fn memo(hex: &Value) -> [u8; o1js::MEMO_BYTES] {
+    let hex = hex.as_str().unwrap();
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    bytes.try_into().expect("34 bytes")
+}
+
+fn packed_input(c: &Value) -> (Vec<Fp>, Vec<(Fp, u32)>) {
+    let packed = c["packed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (fp(&p[0]), p[1].as_u64().unwrap() as u32))
+        .collect();
+    (fps(&c["fields"]), packed)
+}
+
+#[test]
+fn memos_and_transaction_commitments_equal_mina_signer() {
+    let doc = doc();
+    for c in doc["memos"].as_array().unwrap() {
+        let bytes = o1js::memo_from_text(c["text"].as_str().unwrap()).unwrap();
+        assert_eq!(bytes, memo(&c["bytes"]));
+        assert_eq!(o1js::memo_hash::<Fp>(&bytes), fp(&c["hash"]));
+    }
+    let cases = doc["transactions"].as_array().unwrap();
+    assert!(cases.len() >= 5);
+    for c in cases {
+        let network = c["network"].as_str().unwrap();
+        let mut updates = Vec::new();
+        for u in c["account_updates"].as_array().unwrap() {
+            let (fields, packed) = packed_input(u);
+            let hash = o1js::account_update_hash(network, &fields, &packed).unwrap();
+            updates.push((hash, u["call_depth"].as_u64().unwrap() as usize));
+        }
+        let commitment = o1js::call_forest_hash(&updates).unwrap();
+        assert_eq!(
+            commitment,
+            fp(&c["commitment"]),
+            "{network}, {} updates",
+            updates.len()
+        );
+        let (fields, packed) = packed_input(&c["fee_payer"]);
+        let fee_payer = o1js::account_update_hash(network, &fields, &packed).unwrap();
+        let full = o1js::full_commitment(o1js::memo_hash(&memo(&c["memo"])), fee_payer, commitment);
+        assert_eq!(full, fp(&c["full_commitment"]), "{network}");
+    }
+}

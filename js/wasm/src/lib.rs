@@ -185,3 +185,31 @@ fn update_in<F: PastaField>(set: ParamSet, n: usize) -> u32 {
 pub extern "C" fn update(kind: u32, n: usize) -> u32 {
     for_kind!(kind, update_in, n)
 }
+
+/// Status code of [`hash_to_group`] where the group map divides by zero (no known
+/// input reaches it; o1js throws there).
+const POLE: u32 = u32::MAX - 1;
+
+/// o1js's `Poseidon.hashToGroup`: the kimchi hash over Fp of the `n` elements at
+/// the start of the buffer, mapped onto Pallas (`poseidon::group_map`); the point's
+/// x and y replace elements 0 and 1.
+#[no_mangle]
+pub extern "C" fn hash_to_group(n: usize) -> u32 {
+    use ark_ff::PrimeField;
+    BUF.with_borrow_mut(|b| {
+        let digest = match canonical::hash_with::<Fp, B>(ParamSet::Kimchi, &elements(b, n)) {
+            Ok(d) => d,
+            Err(e) => return rejected(&e, &[]),
+        };
+        let t = Fp::from_bigint(ark_ff::BigInt(digest)).expect("a digest is canonical");
+        let Some((x, y)) = poseidon::group_map::map_to_group(t) else {
+            return POLE;
+        };
+        if b.len() < 2 * LIMBS {
+            b.resize(2 * LIMBS, 0);
+        }
+        b[..LIMBS].copy_from_slice(&x.into_bigint().0);
+        b[LIMBS..2 * LIMBS].copy_from_slice(&y.into_bigint().0);
+        0
+    })
+}

@@ -1,7 +1,9 @@
 //! What o1js hashes off-chain beyond [`crate::hash`], bit-for-bit: salted hashes
 //! ([`salt`], [`hash_with_prefix`]), the length-tagged hash ([`hash_any_length`]),
 //! packed inputs ([`pack_to_fields`], [`hash_packed`], [`pack_to_fields_legacy`]),
-//! list commitments ([`merkle_list_hash`]) and token ids ([`derive_token_id`]).
+//! list commitments ([`merkle_list_hash`]), token ids ([`derive_token_id`]) and
+//! the commitments a zkApp transaction is signed with ([`call_forest_hash`],
+//! [`full_commitment`]; module `transaction`).
 //! Each takes the parameter set where o1js has both (`Poseidon` is
 //! [`ParamSet::Kimchi`], mina-signer's `HashLegacy` is [`ParamSet::Legacy`]).
 //!
@@ -145,3 +147,9 @@ pub fn derive_token_id<F: PastaField>(x: F, is_odd: bool, parent: F) -> F {
     let fields = [x, parent, F::from(u64::from(is_odd))];
     hash_with_prefix(ParamSet::Kimchi, "MinaDeriveTokenId***", &fields).expect("a valid prefix")
 }
+
+mod transaction;
+pub use transaction::{
+    account_update_hash, call_forest_hash, full_commitment, memo_from_text, memo_hash,
+    zkapp_body_prefix, AccountUpdateInput, MEMO_BYTES,
+};
