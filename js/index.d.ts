@@ -65,6 +65,8 @@ export function emptyHashWithPrefixLegacy(prefix: string): bigint;
  * that differ by trailing zeros do not collide (as they do under `hash`).
  */
 export function hashAnyLength(fields: bigint[]): bigint;
+/** o1js's `Poseidon.initialState()`: `[0n, 0n, 0n]`. */
+export function initialState(): [bigint, bigint, bigint];
 /**
  * o1js's `Poseidon.Sponge`: absorb elements one at a time, squeeze them out. One
  * squeeze after absorbing a list is `hash(list)`; a second is `update(zeros, list)[1]`.

@@ -6,7 +6,7 @@ export { P, Q, MODULES, supported, init, backend, moduleBytes, hash, hashFq, has
 export {
   prefixToField, salt, hashWithPrefix, emptyHashWithPrefix, saltLegacy, hashWithPrefixLegacy, emptyHashWithPrefixLegacy,
 } from "./prefix.js";
-export { hashAnyLength, Sponge } from "./sponge.js";
+export { hashAnyLength, initialState, Sponge } from "./sponge.js";
 export { packToFields, hashPacked, packToFieldsLegacy, deriveTokenId } from "./packed.js";
 export { merkleListHash, MerkleList } from "./list.js";
 export { MerkleTree, MerkleMap, IndexedMerkleMap, calculateRoot, calculateIndex, computeRootAndKey } from "./merkle.js";

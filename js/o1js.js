@@ -150,6 +150,8 @@ export function toO1jsIndexedMerkleMap(o1js, MapClass, map) {
 }
 
 
+const memoOf = (memo) => (typeof memo === "string" && new TextEncoder().encode(memo).length <= 32 ? memoFromText(memo) : memo);
+
 const plainInput = ({ fields = [], packed = [] }) => ({ fields: bigints(fields), packed: packed.map(([x, n]) => [x.toBigInt(), n]) });
 
 /**
@@ -183,7 +185,8 @@ export function zkappCommandInput(o1js, zkappCommand) {
       ...plainInput(Types.AccountUpdate.toInput(au)),
       callDepth: Number(au.body.callDepth),
     })),
-    // The JSON has the memo in base58; o1js's transaction holds its text.
-    memo: command === json ? memoFromText(command.memo ?? "") : json.memo,
+    // The JSON (and a transaction read from it) has the memo in base58, a
+    // transaction o1js built holds its text; a text is at most 32 bytes, base58 longer.
+    memo: memoOf(command.memo ?? ""),
   };
 }

@@ -12,6 +12,11 @@ export function hashAnyLength(fields) {
   return hash([...fields, BigInt(fields.length)]);
 }
 
+/** o1js's `Poseidon.initialState()`: the sponge's state before any input, `[0n, 0n, 0n]` (for `update`). */
+export function initialState() {
+  return [0n, 0n, 0n];
+}
+
 /**
  * o1js's `Poseidon.Sponge`: absorbs elements into the rate (two of the three
  * state elements, added in turn; the state is permuted when both are used) and

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import * as o1js from "o1js";
 
 import {
-  MerkleList, P, Sponge, deriveTokenId, emptyHashWithPrefixLegacy, hash, hashAnyLength, hashPacked, hashWithPrefix,
+  MerkleList, P, Sponge, deriveTokenId, initialState, emptyHashWithPrefixLegacy, hash, hashAnyLength, hashPacked, hashWithPrefix,
   hashWithPrefixLegacy, merkleListHash, packToFields, packToFieldsLegacy, saltLegacy, update, updateLegacy,
 } from "../index.js";
 import { initModuleUnderTest, splitmix } from "./common.mjs";
@@ -42,6 +42,15 @@ test("hashAnyLength equals o1js's Poseidon.hashAnyLength for 0 to 12 fields, and
   assert.equal(hash([5n]), hash([5n, 0n]), "hash pads: the collision hashAnyLength avoids");
   assert.notEqual(hashAnyLength([5n]), hashAnyLength([5n, 0n]));
   assert.throws(() => hashAnyLength([P]), /fields\[0\] = .* is not in \[0, p\)/);
+});
+
+test("initialState is o1js's Poseidon.initialState, and update from it is Poseidon.update's", () => {
+  assert.deepEqual(initialState(), Poseidon.initialState().map(big));
+  const xs = elements(3);
+  assert.deepEqual(update(initialState(), xs), Poseidon.update(Poseidon.initialState(), xs.map(F)).map(big));
+  const s = initialState();
+  s[0] = 1n;
+  assert.deepEqual(initialState(), [0n, 0n, 0n], "a fresh array each call");
 });
 
 test("Sponge: every sequence of absorbs and squeezes equals o1js's Poseidon.Sponge", () => {

@@ -124,6 +124,8 @@ test("zkappCommandInput lays out o1js's own transactions (and their JSON) as min
       const want = signZkapp.transactionCommitments(ZkappCommand.fromJSON(JSON.parse(tx.toJSON())), network);
       assert.deepEqual(transactionCommitments(zkappCommandInput(o1js, tx.transaction), network), want, `"${memo}" on ${network}`);
       assert.deepEqual(transactionCommitments(zkappCommandInput(o1js, tx.toJSON()), network), want);
+      const read = Mina.Transaction.fromJSON(JSON.parse(tx.toJSON())); // its memo in base58
+      assert.deepEqual(transactionCommitments(zkappCommandInput(o1js, read.transaction), network), want);
     }
   }
   assert.throws(() => zkappCommandInput(o1js, {}), TypeError);
