@@ -101,6 +101,34 @@ pub(crate) fn mac_columns<V: Lanes>(t: &mut Columns<V>, a: &El<V>, b: &El<V>) {
     }
 }
 
+/// The columns of Σ a_k·b_k, each column's low and high halves in accumulators of
+/// their own per product, summed at the end: an accumulator takes each
+/// multiply-add after the one before, so shorter chains are a shorter latency
+/// (the single permutation waits on it; the same sums as [`mac_columns`]).
+#[inline(always)]
+fn dot_columns<V: Lanes, const K: usize>(a: &[El<V>; K], b: &[El<V>; K]) -> Columns<V> {
+    // Plain loops: a closure (`array::from_fn`) would not inherit the caller's
+    // target features, and its intrinsics would become calls.
+    let zero = V::splat(0);
+    let mut parts = [[[zero; 2 * LIMBS]; 2]; K];
+    for k in 0..K {
+        for i in 0..LIMBS {
+            for j in 0..LIMBS {
+                parts[k][0][i + j] = parts[k][0][i + j].madd_lo(a[k][i], b[k][j]);
+                parts[k][1][i + j + 1] = parts[k][1][i + j + 1].madd_hi(a[k][i], b[k][j]);
+            }
+        }
+    }
+    let mut sum = [zero; 2 * LIMBS];
+    for c in 0..2 * LIMBS {
+        sum[c] = parts[0][0][c].add(parts[0][1][c]);
+        for part in &parts[1..] {
+            sum[c] = sum[c].add(part[0][c].add(part[1][c]));
+        }
+    }
+    sum
+}
+
 /// The columns of a², cross products once and doubled.
 #[inline(always)]
 fn square_columns<V: Lanes>(a: &El<V>) -> Columns<V> {
@@ -125,14 +153,21 @@ fn square_columns<V: Lanes>(a: &El<V>) -> Columns<V> {
 /// normalized. Needs the result < 2^256 (see the module bounds).
 #[inline(always)]
 pub(crate) fn reduce_add<V: Lanes>(mut t: Columns<V>, k: &El<V>, m: &Modulus<V>) -> El<V> {
+    let mask = V::splat(MASK);
     for i in 0..LIMBS {
         let q = V::quotient(t[i], m.inv);
-        for j in [0, 1, 2, 4] {
+        // t[i] + low52(q·p₀) is t[i] rounded up to a multiple of 2^52, so its carry
+        // is ⌈t[i]/2^52⌉, known without q: the product itself is not formed.
+        let carry = t[i].add(mask).shr52();
+        // The next quotient waits on t[i + 1]: its two products go to separate
+        // accumulators (one after the other, they would chain two latencies).
+        let lo = V::splat(0).madd_lo(q, m.p[1]);
+        t[i + 1] = t[i + 1].add(carry).madd_hi(q, m.p[0]).add(lo);
+        t[i + 2] = t[i + 2].madd_hi(q, m.p[1]);
+        for j in [2, 4] {
             t[i + j] = t[i + j].madd_lo(q, m.p[j]);
             t[i + j + 1] = t[i + j + 1].madd_hi(q, m.p[j]);
         }
-        // The low 52 bits of t[i] are now zero; carry the rest up.
-        t[i + 1] = t[i + 1].add(t[i].shr52());
     }
     let mut r: El<V> = core::array::from_fn(|j| t[LIMBS + j].add(k[j]));
     for j in 0..LIMBS - 1 {
@@ -147,6 +182,14 @@ pub(crate) fn mul<V: Lanes>(a: &El<V>, b: &El<V>, m: &Modulus<V>) -> El<V> {
     let mut t = [V::splat(0); 2 * LIMBS];
     mac_columns(&mut t, a, b);
     reduce_add(t, &[V::splat(0); LIMBS], m)
+}
+
+/// [`mul`] with the columns in short chains ([`dot_columns`]): more additions, less
+/// latency. For the single permutation, which waits on each product; the batch,
+/// limited by throughput, keeps [`mul`].
+#[inline(always)]
+pub(crate) fn mul_short<V: Lanes>(a: &El<V>, b: &El<V>, m: &Modulus<V>) -> El<V> {
+    reduce_add(dot_columns(&[*a], &[*b]), &[V::splat(0); LIMBS], m)
 }
 
 #[inline(always)]
@@ -269,18 +312,25 @@ pub(crate) fn permute_single<V: Lanes, const ROWS: usize>(
         *s = add_normalize(s, &load(k));
     }
     for k in rows {
+        // One vector holds all three S-boxes, so the chain's latency is the cost:
+        // x⁷ = x³·x⁴ with x³ and x⁴ both from x² (three steps deep, not four: the
+        // two middle products overlap); x⁵ = x⁴·x. Any product of inputs below
+        // 2^256 is below 1.25p (module bounds), so the order needs no new bound.
         let x2 = square(s, m);
         let x4 = square(&x2, m);
         let x = if pow7 {
-            mul(&mul(&x4, &x2, m), s, m)
+            let x3 = mul_short(&x2, s, m);
+            mul_short(&x4, &x3, m)
         } else {
-            mul(&x4, s, m)
+            mul_short(&x4, s, m)
         };
-        let mut t = [V::splat(0); 2 * LIMBS];
-        for (j, col) in cols.iter().enumerate() {
-            mac_columns(&mut t, col, &x.map(|l| l.broadcast(j)));
+        let mut xs = [x; 3];
+        for (j, xj) in xs.iter_mut().enumerate() {
+            for l in xj.iter_mut() {
+                *l = l.broadcast(j);
+            }
         }
-        *s = reduce_add(t, &load(k), m);
+        *s = reduce_add(dot_columns(&cols, &xs), &load(k), m);
     }
 }
 

@@ -352,6 +352,11 @@ fn lane_arithmetic<F: PrimeField, M: Modulus64>() {
         let a = load(core::array::from_fn(|l| &w[l]));
         let b = load(core::array::from_fn(|l| &w[N + l]));
         let prod = lanes52::mul(&a, &b, &m);
+        assert_eq!(
+            lanes52::mul_short(&a, &b, &m),
+            prod,
+            "the short-chain product is the same"
+        );
         let sq = lanes52::square(&a, &m);
         for l in 0..N {
             let (x, y) = (value::<F>(&w[l], 52), value::<F>(&w[N + l], 52));
