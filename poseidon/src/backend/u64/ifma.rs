@@ -10,16 +10,14 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256i, __m512i, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256,
-    _mm256_madd52hi_epu64, _mm256_madd52lo_epu64, _mm256_permute4x64_epi64, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_srli_epi64, _mm256_storeu_si256, _mm512_add_epi64,
-    _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64, _mm512_madd52lo_epu64,
-    _mm512_permutexvar_epi64, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_srli_epi64,
+    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64,
+    _mm512_madd52lo_epu64, _mm512_mask_blend_epi64, _mm512_permutexvar_epi64, _mm512_set1_epi64,
+    _mm512_set_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2, _mm512_srli_epi64,
     _mm512_storeu_si512,
 };
 
 use super::element::{Fe64, Modulus64};
-use super::lanes52::{self, Lanes, Modulus, LIMBS, MASK};
+use super::lanes52::{self, Halves, Lanes, Modulus, LIMBS, MASK};
 use super::rounds::Tables64;
 use crate::params::{Sbox, WIDTH};
 
@@ -87,80 +85,31 @@ impl Lanes for Ifma {
     fn double(self) -> Self {
         Ifma(unsafe { _mm512_add_epi64(self.0, self.0) })
     }
-    #[inline(always)]
-    fn broadcast(self, j: usize) -> Self {
-        Ifma(unsafe { _mm512_permutexvar_epi64(_mm512_set1_epi64(j as i64), self.0) })
-    }
 }
 
-/// A 256-bit register of 4 lanes (AVX-512VL forms of the IFMA instructions), for
-/// one permutation with the state's three elements in lanes 0–2. Only created
-/// inside [`permute_one`].
-#[derive(Clone, Copy)]
-struct Ifma4(__m256i);
-
-// SAFETY (every block below): inlined into `permute_one`, a
-// `#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]` function
-// entered only after `available()` returned true.
-impl Lanes for Ifma4 {
+// SAFETY (every block below): inlined into `permute_one` or `permute_chunks`,
+// `#[target_feature]` functions entered only after `available()` returned true.
+impl Halves for Ifma {
     #[inline(always)]
-    fn splat(x: u64) -> Self {
-        Ifma4(unsafe { _mm256_set1_epi64x(x as i64) })
+    fn blend_hi(self, hi: Self) -> Self {
+        Ifma(unsafe { _mm512_mask_blend_epi64(0xF0, self.0, hi.0) })
     }
     #[inline(always)]
-    fn load(x: &[u64]) -> Self {
-        let x: &[u64; 4] = x.try_into().expect("4 lanes");
-        // SAFETY: reads 32 bytes from an array of 4 u64s; loadu has no alignment need.
-        Ifma4(unsafe { _mm256_loadu_si256(x.as_ptr().cast()) })
+    fn swap_halves(self) -> Self {
+        // 128-bit blocks 2, 3, 0, 1.
+        Ifma(unsafe { _mm512_shuffle_i64x2::<0x4E>(self.0, self.0) })
     }
     #[inline(always)]
-    fn store(self, out: &mut [u64]) {
-        let out: &mut [u64; 4] = out.try_into().expect("4 lanes");
-        // SAFETY: writes 32 bytes into an array of 4 u64s.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
-    fn add(self, b: Self) -> Self {
-        Ifma4(unsafe { _mm256_add_epi64(self.0, b.0) })
-    }
-    #[inline(always)]
-    fn madd_lo(self, a: Self, b: Self) -> Self {
-        Ifma4(unsafe { _mm256_madd52lo_epu64(self.0, a.0, b.0) })
-    }
-    #[inline(always)]
-    fn madd_hi(self, a: Self, b: Self) -> Self {
-        Ifma4(unsafe { _mm256_madd52hi_epu64(self.0, a.0, b.0) })
-    }
-    #[inline(always)]
-    fn quotient(t: Self, c: Self) -> Self {
-        Ifma4(unsafe { _mm256_madd52lo_epu64(_mm256_setzero_si256(), t.0, c.0) })
-    }
-    #[inline(always)]
-    fn shr52(self) -> Self {
-        Ifma4(unsafe { _mm256_srli_epi64::<52>(self.0) })
-    }
-    #[inline(always)]
-    fn low52(self) -> Self {
-        Ifma4(unsafe { _mm256_and_si256(self.0, _mm256_set1_epi64x(MASK as i64)) })
-    }
-    #[inline(always)]
-    fn double(self) -> Self {
-        Ifma4(unsafe { _mm256_add_epi64(self.0, self.0) })
-    }
-    #[inline(always)]
-    fn broadcast(self, j: usize) -> Self {
-        Ifma4(unsafe {
-            match j {
-                0 => _mm256_permute4x64_epi64::<0x00>(self.0),
-                1 => _mm256_permute4x64_epi64::<0x55>(self.0),
-                _ => _mm256_permute4x64_epi64::<0xAA>(self.0),
-            }
+    fn broadcast2(self, j0: usize, j1: usize) -> Self {
+        let (j0, j1) = (j0 as i64, j1 as i64);
+        Ifma(unsafe {
+            _mm512_permutexvar_epi64(_mm512_set_epi64(j1, j1, j1, j1, j0, j0, j0, j0), self.0)
         })
     }
 }
 
-/// One permutation with the three state elements in IFMA lanes. Panics if the
-/// CPU lacks IFMA; check [`available`] first.
+/// One permutation with the three state elements in IFMA lanes, twice over
+/// (`lanes52::permute_single8`). Panics if the CPU lacks IFMA; check [`available`] first.
 pub(crate) fn permute<M: Modulus64, const ROWS: usize>(
     tables: &Tables64<M, ROWS>,
     state: &mut [Fe64<M>; WIDTH],
@@ -171,22 +120,26 @@ pub(crate) fn permute<M: Modulus64, const ROWS: usize>(
     unsafe { permute_one(tables, state) }
 }
 
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512ifma")]
 fn permute_one<M: Modulus64, const ROWS: usize>(
     tables: &Tables64<M, ROWS>,
     state: &mut [Fe64<M>; WIDTH],
 ) {
     let (p, inv) = (&M::P, M::INV);
-    let modulus = Modulus::<Ifma4>::new(&M::P52, M::INV);
+    let modulus = Modulus::<Ifma>::new(&M::P52, M::INV);
     let set = tables.params.set;
-    let mut rows = [[0u64; 4]; LIMBS];
+    let mut rows = [[0u64; LANES]; LIMBS];
     for (e, x) in state.iter().enumerate() {
         for (j, limb) in lanes52::to_lanes(&x.0, &M::TO52, p, inv).iter().enumerate() {
             rows[j][e] = *limb;
+            rows[j][4 + e] = *limb;
         }
     }
-    let mut s = rows.map(|l| Ifma4::load(&l));
-    lanes52::permute_single::<Ifma4, ROWS>(
+    let mut s = [Ifma::splat(0); LIMBS];
+    for (v, l) in s.iter_mut().zip(&rows) {
+        *v = Ifma::load(l);
+    }
+    lanes52::permute_single8::<Ifma, ROWS>(
         &tables.lanes,
         set.initial_ark(),
         set.sbox() == Sbox::Pow7,

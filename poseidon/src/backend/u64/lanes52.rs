@@ -50,8 +50,17 @@ pub(crate) trait Lanes: Copy {
     fn low52(self) -> Self;
     /// `self << 1`.
     fn double(self) -> Self;
-    /// Lane `j` copied to every lane (`j` < 3; used by the single permutation).
-    fn broadcast(self, j: usize) -> Self;
+}
+
+/// Eight lanes as two halves of four, for the single permutation's paired
+/// products ([`permute_single8`]).
+pub(crate) trait Halves: Lanes {
+    /// Lanes 0–3 from `self`, lanes 4–7 from `hi`.
+    fn blend_hi(self, hi: Self) -> Self;
+    /// The two halves exchanged.
+    fn swap_halves(self) -> Self;
+    /// Lane `j0` in lanes 0–3 and lane `j1` in lanes 4–7.
+    fn broadcast2(self, j0: usize, j1: usize) -> Self;
 }
 
 /// One element per lane: 5 limbs.
@@ -292,46 +301,83 @@ pub(crate) fn permute<V: Lanes, const ROWS: usize>(
     }
 }
 
-/// One permutation across lanes: lane i holds state element i (lane 3 and up
-/// zero), so the three S-boxes run side by side and each MDS output is a lane:
-/// column j of the matrix times element j broadcast to every lane. Bounds as in
-/// [`permute`].
+/// One permutation in eight lanes: the state in lanes 0–2 and again in lanes 4–6
+/// (lanes 3 and 7 zero), so that one instruction computes two products where the
+/// state in four lanes would need two (a 512-bit IFMA instruction costs what a
+/// 256-bit one does on a core with 512-bit datapaths). Per round: x², then [x³ | x⁴] as
+/// [x² | x²]·[x | x²], then [x⁷ | x⁷] as [x³ | x⁴]·[x⁴ | x³]; the MDS layer as
+/// [M₀ | M₁]·[x₀ | x₁] + [M₂ | 0]·[x₂ | x₂] (columns j of the matrix times element
+/// j broadcast), whose two halves added give every row in both halves. The legacy
+/// set (x⁵) takes x⁴ = (x²)² and x⁴·x. Values and bounds as in [`permute`].
 #[inline(always)]
-pub(crate) fn permute_single<V: Lanes, const ROWS: usize>(
+pub(crate) fn permute_single8<V: Halves, const ROWS: usize>(
     tables: &Tables52<ROWS>,
     initial_ark: bool,
     pow7: bool,
     m: &Modulus<V>,
     s: &mut El<V>,
 ) {
-    let load = |x: &[[u64; 4]; LIMBS]| x.map(|l| V::load(&l));
-    let cols: [El<V>; 3] = tables.mds_cols.each_ref().map(load);
+    let zero = V::splat(0);
+    // 4-lane rows to 8 lanes: both halves, or the second half zero. Plain loops
+    // and functions, no closures: a closure would not inherit the caller's target
+    // features, and its intrinsics would become calls.
+    let mut c01 = [zero; LIMBS];
+    let mut c2 = [zero; LIMBS];
+    for l in 0..LIMBS {
+        c01[l] = load_pair(&tables.mds_cols[0][l], &tables.mds_cols[1][l]);
+        c2[l] = load_pair(&tables.mds_cols[2][l], &[0; 4]);
+    }
     let mut rows = tables.rc_lanes.iter();
     if initial_ark {
         let k = rows.next().expect("the legacy set has an initial row");
-        *s = add_normalize(s, &load(k));
+        *s = add_normalize(s, &load_twice(k));
     }
     for k in rows {
-        // One vector holds all three S-boxes, so the chain's latency is the cost:
-        // x⁷ = x³·x⁴ with x³ and x⁴ both from x² (three steps deep, not four: the
-        // two middle products overlap); x⁵ = x⁴·x. Any product of inputs below
-        // 2^256 is below 1.25p (module bounds), so the order needs no new bound.
         let x2 = square(s, m);
-        let x4 = square(&x2, m);
         let x = if pow7 {
-            let x3 = mul_short(&x2, s, m);
-            mul_short(&x4, &x3, m)
-        } else {
-            mul_short(&x4, s, m)
-        };
-        let mut xs = [x; 3];
-        for (j, xj) in xs.iter_mut().enumerate() {
-            for l in xj.iter_mut() {
-                *l = l.broadcast(j);
+            let mut b = x2;
+            for l in 0..LIMBS {
+                b[l] = s[l].blend_hi(x2[l]);
             }
+            let x34 = mul_short(&x2, &b, m);
+            let mut x43 = x34;
+            for l in x43.iter_mut() {
+                *l = l.swap_halves();
+            }
+            mul_short(&x34, &x43, m)
+        } else {
+            mul_short(&square(&x2, m), s, m)
+        };
+        let (mut x01, mut x22) = (x, x);
+        for l in 0..LIMBS {
+            x01[l] = x[l].broadcast2(0, 1);
+            x22[l] = x[l].broadcast2(2, 2);
         }
-        *s = reduce_add(dot_columns(&cols, &xs), &load(k), m);
+        let mut t = dot_columns(&[c01, c2], &[x01, x22]);
+        for c in t.iter_mut() {
+            *c = c.add(c.swap_halves());
+        }
+        *s = reduce_add(t, &load_twice(k), m);
     }
+}
+
+/// Eight lanes: `lo` in lanes 0–3, `hi` in lanes 4–7.
+#[inline(always)]
+fn load_pair<V: Lanes>(lo: &[u64; 4], hi: &[u64; 4]) -> V {
+    let mut x = [0u64; 8];
+    x[..4].copy_from_slice(lo);
+    x[4..].copy_from_slice(hi);
+    V::load(&x)
+}
+
+/// A 4-lane row's limbs in both halves of eight lanes.
+#[inline(always)]
+fn load_twice<V: Lanes>(row: &[[u64; 4]; LIMBS]) -> El<V> {
+    let mut k = [V::splat(0); LIMBS];
+    for l in 0..LIMBS {
+        k[l] = load_pair(&row[l], &row[l]);
+    }
+    k
 }
 
 /// `a + b`, normalized.
@@ -377,6 +423,31 @@ const FROM52: [u64; LIMBS64] = [0, 0, 0, 1 << 60];
 pub(crate) struct Portable<const N: usize>(pub(crate) [u64; N]);
 
 #[cfg(test)]
+impl Halves for Portable<8> {
+    fn blend_hi(self, hi: Self) -> Self {
+        Portable(core::array::from_fn(|i| {
+            if i < 4 {
+                self.0[i]
+            } else {
+                hi.0[i]
+            }
+        }))
+    }
+    fn swap_halves(self) -> Self {
+        Portable(core::array::from_fn(|i| self.0[i ^ 4]))
+    }
+    fn broadcast2(self, j0: usize, j1: usize) -> Self {
+        Portable(core::array::from_fn(|i| {
+            if i < 4 {
+                self.0[j0]
+            } else {
+                self.0[j1]
+            }
+        }))
+    }
+}
+
+#[cfg(test)]
 impl<const N: usize> Lanes for Portable<N> {
     fn splat(x: u64) -> Self {
         Portable([x; N])
@@ -415,9 +486,6 @@ impl<const N: usize> Lanes for Portable<N> {
     }
     fn double(self) -> Self {
         Portable(self.0.map(|x| x.checked_mul(2).expect("lane overflow")))
-    }
-    fn broadcast(self, j: usize) -> Self {
-        Portable([self.0[j]; N])
     }
 }
 

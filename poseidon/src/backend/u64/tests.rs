@@ -488,56 +488,61 @@ fn lane_permutation_fq() {
     lane_permutation::<Fq, Vesta>(fq_lane_tables);
 }
 
-/// One permutation across portable lanes (element i in lane i), against the reference.
-fn lane_single_permutation<F: PastaField, M: Modulus64>(tables: impl Fn(ParamSet) -> LaneTables)
+/// The eight-lane single permutation (the state in lanes 0–2 and again in 4–6),
+/// against the reference: both halves hold the result, lanes 3 and 7 stay zero.
+fn lane_single8_permutation<F: PastaField, M: Modulus64>(tables: impl Fn(ParamSet) -> LaneTables)
 where
     Fe64<M>: FieldArith<Field = F>,
 {
-    let mut rng = Xs(13);
-    let m = lanes52::Modulus::<Portable<4>>::new(&M::P52, M::INV);
+    let mut rng = Xs(17);
+    let m = lanes52::Modulus::<Portable<8>>::new(&M::P52, M::INV);
+    let max = [u64::MAX; LIMBS];
     for set in ParamSet::ALL {
-        for round in 0..4 {
-            let state: [F; WIDTH] = core::array::from_fn(|e| {
-                if round == 0 {
-                    [F::ZERO, -F::ONE, F::ONE][e]
-                } else {
-                    F::from(rng.next()) * F::from(rng.next()).square().square()
-                }
+        for round in 0..5 {
+            let state: [F; WIDTH] = core::array::from_fn(|e| match round {
+                0 => [F::ZERO, -F::ONE, F::ONE][e],
+                1 => [-F::ONE; WIDTH][e],
+                _ => value::<F>(&rng.below(&max), 64),
             });
             let limbs = state.map(|x| {
                 lanes52::to_lanes(Fe64::<M>::from_field(x).limbs(), &M::TO52, &M::P, M::INV)
             });
-            let mut s: [Portable<4>; lanes52::LIMBS] = core::array::from_fn(|j| {
+            let mut s: [Portable<8>; lanes52::LIMBS] = core::array::from_fn(|j| {
                 Portable(core::array::from_fn(|l| {
-                    if l < WIDTH {
-                        limbs[l][j]
+                    if l % 4 < WIDTH {
+                        limbs[l % 4][j]
                     } else {
                         0
                     }
                 }))
             });
             match tables(set) {
-                LaneTables::Kimchi(t) => lanes52::permute_single(t, false, true, &m, &mut s),
-                LaneTables::Legacy(t) => lanes52::permute_single(t, true, false, &m, &mut s),
+                LaneTables::Kimchi(t) => lanes52::permute_single8(t, false, true, &m, &mut s),
+                LaneTables::Legacy(t) => lanes52::permute_single8(t, true, false, &m, &mut s),
             }
             let mut want = state;
             crate::permute_with::<F, crate::backend::Reference>(set, &mut want);
-            let got: [F; WIDTH] = core::array::from_fn(|e| {
-                let l = core::array::from_fn(|j| s[j].0[e]);
-                Fe64::<M>::new(lanes52::from_lanes(&l, &M::P, M::INV)).to_field()
-            });
-            assert_eq!(got, want, "{set}");
-            assert!(s.iter().all(|x| x.0[3] == 0), "lane 3 stays zero");
+            for half in [0, 4] {
+                let got: [F; WIDTH] = core::array::from_fn(|e| {
+                    let l = core::array::from_fn(|j| s[j].0[half + e]);
+                    Fe64::<M>::new(lanes52::from_lanes(&l, &M::P, M::INV)).to_field()
+                });
+                assert_eq!(got, want, "{set}, lanes {half}..");
+            }
+            assert!(
+                s.iter().all(|x| x.0[3] == 0 && x.0[7] == 0),
+                "lanes 3 and 7 stay zero"
+            );
         }
     }
 }
 
 #[test]
-fn lane_single_permutation_fp() {
-    lane_single_permutation::<Fp, Pallas>(fp_lane_tables);
+fn lane_single8_permutation_fp() {
+    lane_single8_permutation::<Fp, Pallas>(fp_lane_tables);
 }
 
 #[test]
-fn lane_single_permutation_fq() {
-    lane_single_permutation::<Fq, Vesta>(fq_lane_tables);
+fn lane_single8_permutation_fq() {
+    lane_single8_permutation::<Fq, Vesta>(fq_lane_tables);
 }
