@@ -10,7 +10,7 @@
 //   node js/bench/bench-structures.mjs [--scale S] [--rounds N] [--module M] [--out FILE] [--no-browsers]
 //   --scale 1 (default): the acceptance sizes (MerkleTree(17) with 4,096 leaves,
 //   200 MerkleMap.set, IndexedMerkleMap(33) with 1,000 inserts, 1,000
-//   hashWithPrefix, 1,000 hashPacked of a struct and 1,000 MerkleList pushes of it,
+//   hashWithPrefix and 1,000 of mina-signer's legacy hashWithPrefix and hash, 1,000 hashPacked of a struct and 1,000 MerkleList pushes of it,
 //   200 TokenId.derive, a settlement of 100 actions into an IndexedMerkleMap(33) of
 //   100 keys, 1,000 witness roots, 200 hashToGroup, the commitments of 20 zkApp
 //   transactions of 3 account updates, 65,536 leaves for the parallel build); --scale 0.1
@@ -24,8 +24,8 @@ import * as o1js from "o1js";
 import { arg, helpOnRequest, reportOut } from "../dev/cli.mjs";
 import { installed, runPage } from "../dev/browser-server.mjs";
 import {
-  IndexedMerkleMap, MerkleList, MerkleMap, MerkleTree, P, backend, calculateRoot, createPool, deriveTokenId, hashPacked, hashToGroup, hashWithPrefix, init,
-  transactionCommitments,
+  IndexedMerkleMap, MerkleList, MerkleMap, MerkleTree, P, backend, calculateRoot, createPool, deriveTokenId, hashLegacy, hashPacked, hashToGroup,
+  hashWithPrefix, hashWithPrefixLegacy, init, transactionCommitments,
 } from "../index.js";
 import { installFastPoseidon, zkappCommandInput } from "../o1js.js";
 import { HEIGHT, WORKERS as WORKER_COUNTS, measureParallel, parallelLeaves } from "./parallel.mjs";
@@ -78,6 +78,8 @@ const groupInputs = Array.from({ length: n(200) }, () => [element(), element()])
 // built by o1js; o1js's tx.sign() hashes them with mina-signer's transactionCommitments.
 const o1jsFile = (path) => new URL(`../node_modules/o1js/dist/node/${path}`, import.meta.url).href;
 const { transactionCommitments: signerCommitments } = await import(o1jsFile("mina-signer/src/sign-zkapp-command.js"));
+const { HashLegacy } = await import(o1jsFile("mina-signer/src/poseidon-bigint.js"));
+const { PoseidonLegacy } = await import(o1jsFile("bindings/crypto/poseidon.js"));
 const { ZkappCommand: ZkappCommandBigint } = await import(o1jsFile("bindings/mina-transaction/gen/v1/transaction-bigint.js"));
 const local = await o1js.Mina.LocalBlockchain({ proofsEnabled: false });
 o1js.Mina.setActiveInstance(local);
@@ -142,6 +144,18 @@ const cases = [
     o1js: () => prefixed.map(([a, b]) => Poseidon.hashWithPrefix(PREFIX, [Field(a), Field(b)]).toBigInt()).join(),
     o1jsWhat: "Poseidon.hashWithPrefix loop",
     ours: () => prefixed.map((xs) => hashWithPrefix(PREFIX, xs)).join(),
+  },
+  {
+    name: `mina-signer's legacy hashWithPrefix of two fields, ${prefixed.length} calls`,
+    o1js: () => prefixed.map((xs) => HashLegacy.hashWithPrefix("CodaSignature*******", xs)).join(),
+    o1jsWhat: "HashLegacy.hashWithPrefix loop",
+    ours: () => prefixed.map((xs) => hashWithPrefixLegacy("CodaSignature*******", xs)).join(),
+  },
+  {
+    name: `legacy Poseidon hash of two fields, ${prefixed.length} calls`,
+    o1js: () => prefixed.map((xs) => PoseidonLegacy.hash(xs)).join(),
+    o1jsWhat: "PoseidonLegacy.hash loop",
+    ours: () => prefixed.map((xs) => hashLegacy(xs)).join(),
   },
   {
     name: `hashPacked of a struct (Field, UInt64, UInt32, Bool), ${entries.length} calls`,
