@@ -1,5 +1,5 @@
 //! What o1js hashes off-chain beyond [`crate::hash`], bit-for-bit: salted hashes
-//! ([`salt`], [`hash_with_prefix`]), the length-tagged hash ([`hash_any_length`]),
+//! ([`salt`], [`hash_with_prefix`], and [`Salted`] for many with one prefix), the length-tagged hash ([`hash_any_length`]),
 //! packed inputs ([`pack_to_fields`], [`hash_packed`], [`pack_to_fields_legacy`]),
 //! list commitments ([`merkle_list_hash`]), token ids ([`derive_token_id`]) and
 //! the commitments a zkApp transaction is signed with ([`call_forest_hash`],
@@ -58,6 +58,43 @@ pub fn hash_with_prefix<F: PastaField>(
     inputs: &[F],
 ) -> Result<F, Error> {
     Ok(update(set, salt(set, prefix)?, inputs)[0])
+}
+
+/// A prefix's salt, computed once, for many salted hashes: [`hash_with_prefix`]
+/// computes the salt on every call (one permutation more than the hash's own);
+/// `Salted::hash` starts from the stored state, as o1js's cached salts do.
+///
+/// ```
+/// use poseidon::{o1js, Fp, ParamSet};
+/// let events = o1js::Salted::<Fp>::new(ParamSet::Kimchi, "MinaZkappEvent******")?;
+/// let x = [Fp::from(1u64), Fp::from(2u64)];
+/// assert_eq!(events.hash(&x), o1js::hash_with_prefix(ParamSet::Kimchi, "MinaZkappEvent******", &x)?);
+/// # Ok::<(), poseidon::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Salted<F: PastaField> {
+    set: ParamSet,
+    state: [F; WIDTH],
+}
+
+impl<F: PastaField> Salted<F> {
+    /// The salt of `prefix` ([`salt`]).
+    pub fn new(set: ParamSet, prefix: &str) -> Result<Self, Error> {
+        Ok(Salted {
+            set,
+            state: salt(set, prefix)?,
+        })
+    }
+
+    /// `hash_with_prefix(set, prefix, inputs)` from the stored salt.
+    pub fn hash(&self, inputs: &[F]) -> F {
+        update(self.set, self.state, inputs)[0]
+    }
+
+    /// The salt state.
+    pub fn state(&self) -> [F; WIDTH] {
+        self.state
+    }
 }
 
 /// o1js's `emptyHashWithPrefix(prefix)`: `salt(prefix)[0]`, not

@@ -23,7 +23,7 @@
 //! # Ok::<(), poseidon::Error>(())
 //! ```
 
-use super::{hash_with_prefix, pack_to_fields, pack_to_fields_legacy};
+use super::{hash_with_prefix, pack_to_fields, pack_to_fields_legacy, Salted};
 use crate::backend::PastaField;
 use crate::error::Error;
 use crate::params::ParamSet;
@@ -82,6 +82,8 @@ pub fn call_forest_hash<F: PastaField>(updates: &[(F, usize)]) -> Result<F, Erro
     }
     // Right to left: `stacks[d]` is the hash of the siblings at depth d seen so
     // far under the current parent; a node takes `stacks[d + 1]` as its children.
+    let node_salt = Salted::new(ParamSet::Kimchi, NODE)?;
+    let cons_salt = Salted::new(ParamSet::Kimchi, CONS)?;
     let mut stacks: Vec<F> = Vec::new();
     for &(hash, depth) in updates.iter().rev() {
         if stacks.len() < depth + 2 {
@@ -89,8 +91,8 @@ pub fn call_forest_hash<F: PastaField>(updates: &[(F, usize)]) -> Result<F, Erro
         }
         let calls = stacks[depth + 1];
         stacks.truncate(depth + 1);
-        let node = hash_with_prefix(ParamSet::Kimchi, NODE, &[hash, calls])?;
-        stacks[depth] = hash_with_prefix(ParamSet::Kimchi, CONS, &[node, stacks[depth]])?;
+        let node = node_salt.hash(&[hash, calls]);
+        stacks[depth] = cons_salt.hash(&[node, stacks[depth]]);
     }
     Ok(stacks.first().copied().unwrap_or_else(F::zero))
 }
