@@ -179,11 +179,18 @@ function status(code, what) {
   if (code !== 0) throw new RangeError(`${what}: element ${code - 1} is not below the modulus`);
 }
 
-function hashWith(kind, modulus, fields) {
+// The fields (checked) at the start of the scratch buffer, which holds at least
+// `results` elements for the answer; returns how many fields were written.
+function putFields(fields, modulus, results) {
   checkFields(fields, modulus);
   const n = fields.length;
-  const w = words(4 * Math.max(n, 1));
+  const w = words(4 * Math.max(n, results));
   for (let i = 0; i < n; i++) put(w, 4 * i, fields[i]);
+  return n;
+}
+
+function hashWith(kind, modulus, fields) {
+  const n = putFields(fields, modulus, 1);
   status(api().hash(kind, n), "fields");
   return get(words(4), 0);
 }
@@ -255,11 +262,7 @@ export function hashMany(inputs) {
  * Returns the point as `{ x, y }` (bigints).
  */
 export function hashToGroup(fields) {
-  checkFields(fields, P);
-  const n = fields.length;
-  const w = words(4 * Math.max(n, 2));
-  for (let i = 0; i < n; i++) put(w, 4 * i, fields[i]);
-  const code = api().hash_to_group(n);
+  const code = api().hash_to_group(putFields(fields, P, 2));
   // The map divides by zero for no known input; o1js throws there too.
   if (code === 0xfffffffe) throw new Error("hashToGroup: the hash is a pole of the group map");
   status(code, "fields");

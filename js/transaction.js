@@ -7,7 +7,7 @@
 // follows Mina's layout of the body, which o1js generates; these functions take
 // the input as o1js gives it (`{ fields, packed }` with bigints) rather than laying
 // the body out again.
-import { P, describe } from "./core.js";
+import { checkField, describe } from "./core.js";
 import { packToFields, packToFieldsLegacy } from "./packed.js";
 import { hashWithPrefix } from "./prefix.js";
 
@@ -55,7 +55,7 @@ export function callForestHash(updates) {
     if (!Number.isInteger(depth) || depth < 0 || depth > previous + 1) {
       throw new RangeError(`updates[${i}].callDepth = ${describe(depth)}: call depths start at 0 and rise by at most one per update`);
     }
-    if (typeof u.hash !== "bigint" || u.hash < 0n || u.hash >= P) throw new RangeError(`updates[${i}].hash must be a bigint in [0, p), got ${describe(u.hash)}`);
+    checkField(u.hash, `updates[${i}].hash`);
     previous = depth;
   });
   // Right to left: stacks[d] is the hash of the siblings at depth d seen so far

@@ -28,6 +28,7 @@ import {
   hashWithPrefix, hashWithPrefixLegacy, init, transactionCommitments,
 } from "../index.js";
 import { installFastPoseidon, zkappCommandInput } from "../o1js.js";
+import { o1jsModule } from "../test/common.mjs";
 import { HEIGHT, WORKERS as WORKER_COUNTS, measureParallel, parallelLeaves } from "./parallel.mjs";
 import { median } from "./timing.mjs";
 
@@ -76,11 +77,10 @@ class Witness20 extends o1js.MerkleWitness(20) {}
 const groupInputs = Array.from({ length: n(200) }, () => [element(), element()]);
 // zkApp transactions of three signed account updates (two senders, three payments),
 // built by o1js; o1js's tx.sign() hashes them with mina-signer's transactionCommitments.
-const o1jsFile = (path) => new URL(`../node_modules/o1js/dist/node/${path}`, import.meta.url).href;
-const { transactionCommitments: signerCommitments } = await import(o1jsFile("mina-signer/src/sign-zkapp-command.js"));
-const { HashLegacy } = await import(o1jsFile("mina-signer/src/poseidon-bigint.js"));
-const { PoseidonLegacy } = await import(o1jsFile("bindings/crypto/poseidon.js"));
-const { ZkappCommand: ZkappCommandBigint } = await import(o1jsFile("bindings/mina-transaction/gen/v1/transaction-bigint.js"));
+const { transactionCommitments: signerCommitments } = await o1jsModule("mina-signer/src/sign-zkapp-command.js");
+const { HashLegacy } = await o1jsModule("mina-signer/src/poseidon-bigint.js");
+const { PoseidonLegacy } = await o1jsModule("bindings/crypto/poseidon.js");
+const { ZkappCommand: ZkappCommandBigint } = await o1jsModule("bindings/mina-transaction/gen/v1/transaction-bigint.js");
 const local = await o1js.Mina.LocalBlockchain({ proofsEnabled: false });
 o1js.Mina.setActiveInstance(local);
 const [alice, bob, carol] = local.testAccounts;

@@ -8,26 +8,23 @@
 // (test/o1js-vectors.test.mjs) check the file against o1js and the package.
 //   node dev/o1js-vectors.mjs [--out FILE]   (from the package, dev dependencies installed)
 // Elements are decimal strings; legacy bits a string of 0s and 1s, least significant first.
-import crypto from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
 import { resolve } from "node:path";
 
 import * as o1js from "o1js";
 
-import { splitmix } from "../test/common.mjs";
+import { o1jsModule, seedRandomBytes, splitmix } from "../test/common.mjs";
 import { arg, helpOnRequest, projectRoot } from "./cli.mjs";
 
 helpOnRequest(import.meta.url);
 
 // mina-signer's bigint hashing and o1js's list step are not in o1js's exports: by path.
-const o1jsFile = (path) => new URL(`../node_modules/o1js/dist/node/${path}`, import.meta.url).href;
-const signer = await import(o1jsFile("mina-signer/src/poseidon-bigint.js"));
-const { merkleListHash } = await import(o1jsFile("lib/provable/merkle-list.js"));
-const { Memo } = await import(o1jsFile("mina-signer/src/memo.js"));
-const { RandomTransaction } = await import(o1jsFile("mina-signer/src/random-transaction.js"));
-const signZkapp = await import(o1jsFile("mina-signer/src/sign-zkapp-command.js"));
-const { AccountUpdate: AccountUpdateBigint } = await import(o1jsFile("bindings/mina-transaction/gen/v1/transaction-bigint.js"));
+const signer = await o1jsModule("mina-signer/src/poseidon-bigint.js");
+const { merkleListHash } = await o1jsModule("lib/provable/merkle-list.js");
+const { Memo } = await o1jsModule("mina-signer/src/memo.js");
+const { RandomTransaction } = await o1jsModule("mina-signer/src/random-transaction.js");
+const signZkapp = await o1jsModule("mina-signer/src/sign-zkapp-command.js");
+const { AccountUpdate: AccountUpdateBigint } = await o1jsModule("bindings/mina-transaction/gen/v1/transaction-bigint.js");
 const { Bool, Field, Poseidon, PrivateKey, Struct, TokenId, UInt32, UInt64, UInt8 } = o1js;
 const P = Field.ORDER;
 
@@ -124,9 +121,7 @@ const memos = ["", "hello", "x".repeat(32), "Grüße, zkApp ✓"].map((text) => 
 });
 
 // mina-signer's random zkApp commands draw from node:crypto's randomBytes: seeded.
-const nextByte = splitmix(0x7a6b6170);
-crypto.randomBytes = (n) => Buffer.from(Array.from({ length: n }, () => Number(nextByte() & 0xffn)));
-syncBuiltinESMExports();
+seedRandomBytes(0x7a6b6170);
 const randomCommand = RandomTransaction.zkappCommand.create();
 const inputJson = (au) => {
   const { fields, packed } = AccountUpdateBigint.toInput(au);

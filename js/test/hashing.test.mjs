@@ -11,15 +11,14 @@ import {
   MerkleList, P, Sponge, deriveTokenId, initialState, emptyHashWithPrefixLegacy, hash, hashAnyLength, hashPacked, hashWithPrefix,
   hashWithPrefixLegacy, merkleListHash, packToFields, packToFieldsLegacy, saltLegacy, update, updateLegacy,
 } from "../index.js";
-import { initModuleUnderTest, splitmix } from "./common.mjs";
+import { initModuleUnderTest, o1jsModule, splitmix } from "./common.mjs";
 import { PoseidonLegacy } from "./o1js-ref.mjs";
 
 const { Bool, Field, Poseidon, PrivateKey, Struct, TokenId, UInt32, UInt64, UInt8 } = o1js;
 
 // mina-signer's bigint hashing and o1js's list step, not in o1js's exports: by path.
-const o1jsFile = (path) => new URL(`../node_modules/o1js/dist/node/${path}`, import.meta.url).href;
-const signer = await import(o1jsFile("mina-signer/src/poseidon-bigint.js"));
-const { merkleListHash: o1MerkleListHash } = await import(o1jsFile("lib/provable/merkle-list.js"));
+const signer = await o1jsModule("mina-signer/src/poseidon-bigint.js");
+const { merkleListHash: o1MerkleListHash } = await o1jsModule("lib/provable/merkle-list.js");
 
 await o1js.initializeBindings();
 await initModuleUnderTest();

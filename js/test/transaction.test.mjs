@@ -4,7 +4,6 @@
 // o1js (`AccountUpdate.toInput`), Memo.hash, and Poseidon.hashToGroup.
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
-import { syncBuiltinESMExports } from "node:module";
 import { test } from "node:test";
 
 import * as o1js from "o1js";
@@ -15,19 +14,15 @@ import {
 } from "../index.js";
 import { installFastPoseidon, zkappCommandInput } from "../o1js.js";
 import { sha256 } from "../transaction.js";
-import { initModuleUnderTest, splitmix } from "./common.mjs";
+import { initModuleUnderTest, o1jsModule, seedRandomBytes, splitmix } from "./common.mjs";
 
 // mina-signer's generator draws from node:crypto's randomBytes: seeded, before it is used.
-const nextByte = splitmix(0x74786e73);
-crypto.randomBytes = (n) => Buffer.from(Array.from({ length: n }, () => Number(nextByte() & 0xffn)));
-syncBuiltinESMExports();
-
-const o1jsFile = (path) => new URL(`../node_modules/o1js/dist/node/${path}`, import.meta.url).href;
-const { RandomTransaction } = await import(o1jsFile("mina-signer/src/random-transaction.js"));
-const signZkapp = await import(o1jsFile("mina-signer/src/sign-zkapp-command.js"));
-const { Memo } = await import(o1jsFile("mina-signer/src/memo.js"));
-const { zkAppBodyPrefix } = await import(o1jsFile("mina-signer/src/signature.js"));
-const { AccountUpdate, ZkappCommand } = await import(o1jsFile("bindings/mina-transaction/gen/v1/transaction-bigint.js"));
+seedRandomBytes(0x74786e73);
+const { RandomTransaction } = await o1jsModule("mina-signer/src/random-transaction.js");
+const signZkapp = await o1jsModule("mina-signer/src/sign-zkapp-command.js");
+const { Memo } = await o1jsModule("mina-signer/src/memo.js");
+const { zkAppBodyPrefix } = await o1jsModule("mina-signer/src/signature.js");
+const { AccountUpdate, ZkappCommand } = await o1jsModule("bindings/mina-transaction/gen/v1/transaction-bigint.js");
 
 await o1js.initializeBindings();
 await initModuleUnderTest();
