@@ -10,14 +10,17 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64,
-    _mm512_madd52lo_epu64, _mm512_mask_blend_epi64, _mm512_permutexvar_epi64, _mm512_set1_epi64,
-    _mm512_set_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2, _mm512_srli_epi64,
-    _mm512_storeu_si512,
+    __cpuid, __m256i, __m512i, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256,
+    _mm256_madd52hi_epu64, _mm256_madd52lo_epu64, _mm256_permute4x64_epi64, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_srli_epi64, _mm256_storeu_si256, _mm512_add_epi64,
+    _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64, _mm512_madd52lo_epu64,
+    _mm512_mask_blend_epi64, _mm512_permutexvar_epi64, _mm512_set1_epi64, _mm512_set_epi64,
+    _mm512_setzero_si512, _mm512_shuffle_i64x2, _mm512_srli_epi64, _mm512_storeu_si512,
 };
+use std::sync::OnceLock;
 
 use super::element::{Fe64, Modulus64};
-use super::lanes52::{self, Halves, Lanes, Modulus, LIMBS, MASK};
+use super::lanes52::{self, Halves, Lanes, Modulus, Spread, LIMBS, MASK};
 use super::rounds::Tables64;
 use crate::params::{Sbox, WIDTH};
 
@@ -108,20 +111,175 @@ impl Halves for Ifma {
     }
 }
 
-/// One permutation with the three state elements in IFMA lanes, twice over
-/// (`lanes52::permute_single8`). Panics if the CPU lacks IFMA; check [`available`] first.
+/// A 256-bit register of 4 lanes (AVX-512VL forms of the IFMA instructions), for
+/// one permutation with the state's three elements in lanes 0–2. Only created
+/// inside [`permute_one4`].
+#[derive(Clone, Copy)]
+struct Ifma4(__m256i);
+
+// SAFETY (every block below): inlined into `permute_one4`, a
+// `#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]` function
+// entered only after `available()` returned true.
+impl Lanes for Ifma4 {
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        Ifma4(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn load(x: &[u64]) -> Self {
+        let x: &[u64; 4] = x.try_into().expect("4 lanes");
+        // SAFETY: reads 32 bytes from an array of 4 u64s; loadu has no alignment need.
+        Ifma4(unsafe { _mm256_loadu_si256(x.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [u64]) {
+        let out: &mut [u64; 4] = out.try_into().expect("4 lanes");
+        // SAFETY: writes 32 bytes into an array of 4 u64s.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        Ifma4(unsafe { _mm256_add_epi64(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn madd_lo(self, a: Self, b: Self) -> Self {
+        Ifma4(unsafe { _mm256_madd52lo_epu64(self.0, a.0, b.0) })
+    }
+    #[inline(always)]
+    fn madd_hi(self, a: Self, b: Self) -> Self {
+        Ifma4(unsafe { _mm256_madd52hi_epu64(self.0, a.0, b.0) })
+    }
+    #[inline(always)]
+    fn quotient(t: Self, c: Self) -> Self {
+        Ifma4(unsafe { _mm256_madd52lo_epu64(_mm256_setzero_si256(), t.0, c.0) })
+    }
+    #[inline(always)]
+    fn shr52(self) -> Self {
+        Ifma4(unsafe { _mm256_srli_epi64::<52>(self.0) })
+    }
+    #[inline(always)]
+    fn low52(self) -> Self {
+        Ifma4(unsafe { _mm256_and_si256(self.0, _mm256_set1_epi64x(MASK as i64)) })
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        Ifma4(unsafe { _mm256_add_epi64(self.0, self.0) })
+    }
+}
+
+// SAFETY: as above.
+impl Spread for Ifma4 {
+    #[inline(always)]
+    fn broadcast(self, j: usize) -> Self {
+        Ifma4(unsafe {
+            match j {
+                0 => _mm256_permute4x64_epi64::<0x00>(self.0),
+                1 => _mm256_permute4x64_epi64::<0x55>(self.0),
+                _ => _mm256_permute4x64_epi64::<0xAA>(self.0),
+            }
+        })
+    }
+}
+
+/// Which form of the single permutation this CPU runs faster: the state twice
+/// in a 512-bit register ([`lanes52::permute_single8`]) on AMD's cores from Zen 5
+/// (CPU family 0x1A) on, whose 512-bit datapaths make a 512-bit instruction cost
+/// a 256-bit one; elsewhere once in a 256-bit register
+/// ([`lanes52::permute_single4`]). Measured: on Zen 5 the eight-lane form took
+/// 0.93× the four-lane one's time, on an Intel Xeon (Sapphire Rapids class)
+/// 1.14×. Read once (CPUID traps in a virtual machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Single {
+    /// [`lanes52::permute_single4`].
+    Four,
+    /// [`lanes52::permute_single8`].
+    Eight,
+}
+
+/// The form this CPU runs ([`Single`]).
+pub(crate) fn single_form() -> Single {
+    static FORM: OnceLock<Single> = OnceLock::new();
+    *FORM.get_or_init(|| {
+        let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
+        // "AuthenticAMD" in EBX, EDX, ECX.
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+        let base = (signature >> 8) & 0xF;
+        let family = if base == 0xF {
+            base + ((signature >> 20) & 0xFF)
+        } else {
+            base
+        };
+        if amd && family >= 0x1A {
+            Single::Eight
+        } else {
+            Single::Four
+        }
+    })
+}
+
+/// One permutation with the three state elements in IFMA lanes, in the form
+/// this CPU runs faster ([`single_form`]). Panics if the CPU lacks IFMA; check
+/// [`available`] first.
 pub(crate) fn permute<M: Modulus64, const ROWS: usize>(
+    tables: &Tables64<M, ROWS>,
+    state: &mut [Fe64<M>; WIDTH],
+) {
+    permute_in(single_form(), tables, state)
+}
+
+/// [`permute`] in the given form.
+pub(crate) fn permute_in<M: Modulus64, const ROWS: usize>(
+    form: Single,
     tables: &Tables64<M, ROWS>,
     state: &mut [Fe64<M>; WIDTH],
 ) {
     assert!(available(), "this CPU has no AVX-512 IFMA");
     // SAFETY: the CPU has AVX-512F/VL and AVX-512 IFMA (checked just above); AVX2
     // is implied by AVX-512F.
-    unsafe { permute_one(tables, state) }
+    unsafe {
+        match form {
+            Single::Four => permute_one4(tables, state),
+            Single::Eight => permute_one8(tables, state),
+        }
+    }
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn permute_one4<M: Modulus64, const ROWS: usize>(
+    tables: &Tables64<M, ROWS>,
+    state: &mut [Fe64<M>; WIDTH],
+) {
+    let (p, inv) = (&M::P, M::INV);
+    let modulus = Modulus::<Ifma4>::new(&M::P52, M::INV);
+    let set = tables.params.set;
+    let mut rows = [[0u64; 4]; LIMBS];
+    for (e, x) in state.iter().enumerate() {
+        for (j, limb) in lanes52::to_lanes(&x.0, &M::TO52, p, inv).iter().enumerate() {
+            rows[j][e] = *limb;
+        }
+    }
+    let mut s = [Ifma4::splat(0); LIMBS];
+    for (v, l) in s.iter_mut().zip(&rows) {
+        *v = Ifma4::load(l);
+    }
+    lanes52::permute_single4::<Ifma4, ROWS>(
+        &tables.lanes,
+        set.initial_ark(),
+        set.sbox() == Sbox::Pow7,
+        &modulus,
+        &mut s,
+    );
+    for (j, v) in s.iter().enumerate() {
+        v.store(&mut rows[j]);
+    }
+    for (e, x) in state.iter_mut().enumerate() {
+        let l: [u64; LIMBS] = core::array::from_fn(|j| rows[j][e]);
+        *x = Fe64::new(lanes52::from_lanes(&l, p, inv));
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn permute_one<M: Modulus64, const ROWS: usize>(
+fn permute_one8<M: Modulus64, const ROWS: usize>(
     tables: &Tables64<M, ROWS>,
     state: &mut [Fe64<M>; WIDTH],
 ) {

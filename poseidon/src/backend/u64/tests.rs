@@ -488,14 +488,21 @@ fn lane_permutation_fq() {
     lane_permutation::<Fq, Vesta>(fq_lane_tables);
 }
 
-/// The eight-lane single permutation (the state in lanes 0–2 and again in 4–6),
-/// against the reference: both halves hold the result, lanes 3 and 7 stay zero.
-fn lane_single8_permutation<F: PastaField, M: Modulus64>(tables: impl Fn(ParamSet) -> LaneTables)
-where
+/// Runs one of the single permutations on portable lanes.
+type SingleOnLanes<const N: usize> =
+    fn(&LaneTables, &lanes52::Modulus<Portable<N>>, &mut [Portable<N>; lanes52::LIMBS]);
+
+/// A single permutation on `N` portable lanes (the state in lanes 0–2 of each
+/// group of four, the fourth lane zero), against the reference: every group holds
+/// the result, every fourth lane stays zero.
+fn lane_single_permutation<F: PastaField, M: Modulus64, const N: usize>(
+    tables: impl Fn(ParamSet) -> LaneTables,
+    permute: SingleOnLanes<N>,
+) where
     Fe64<M>: FieldArith<Field = F>,
 {
     let mut rng = Xs(17);
-    let m = lanes52::Modulus::<Portable<8>>::new(&M::P52, M::INV);
+    let m = lanes52::Modulus::<Portable<N>>::new(&M::P52, M::INV);
     let max = [u64::MAX; LIMBS];
     for set in ParamSet::ALL {
         for round in 0..5 {
@@ -507,7 +514,7 @@ where
             let limbs = state.map(|x| {
                 lanes52::to_lanes(Fe64::<M>::from_field(x).limbs(), &M::TO52, &M::P, M::INV)
             });
-            let mut s: [Portable<8>; lanes52::LIMBS] = core::array::from_fn(|j| {
+            let mut s: [Portable<N>; lanes52::LIMBS] = core::array::from_fn(|j| {
                 Portable(core::array::from_fn(|l| {
                     if l % 4 < WIDTH {
                         limbs[l % 4][j]
@@ -516,33 +523,96 @@ where
                     }
                 }))
             });
-            match tables(set) {
-                LaneTables::Kimchi(t) => lanes52::permute_single8(t, false, true, &m, &mut s),
-                LaneTables::Legacy(t) => lanes52::permute_single8(t, true, false, &m, &mut s),
-            }
+            permute(&tables(set), &m, &mut s);
             let mut want = state;
             crate::permute_with::<F, crate::backend::Reference>(set, &mut want);
-            for half in [0, 4] {
+            for group in (0..N).step_by(4) {
                 let got: [F; WIDTH] = core::array::from_fn(|e| {
-                    let l = core::array::from_fn(|j| s[j].0[half + e]);
+                    let l = core::array::from_fn(|j| s[j].0[group + e]);
                     Fe64::<M>::new(lanes52::from_lanes(&l, &M::P, M::INV)).to_field()
                 });
-                assert_eq!(got, want, "{set}, lanes {half}..");
+                assert_eq!(got, want, "{set}, lanes {group}..");
+                assert!(
+                    s.iter().all(|x| x.0[group + 3] == 0),
+                    "lane {} stays zero",
+                    group + 3
+                );
             }
-            assert!(
-                s.iter().all(|x| x.0[3] == 0 && x.0[7] == 0),
-                "lanes 3 and 7 stay zero"
-            );
         }
     }
 }
 
+fn single4(t: &LaneTables, m: &lanes52::Modulus<Portable<4>>, s: &mut [Portable<4>; 5]) {
+    match t {
+        LaneTables::Kimchi(t) => lanes52::permute_single4(t, false, true, m, s),
+        LaneTables::Legacy(t) => lanes52::permute_single4(t, true, false, m, s),
+    }
+}
+
+fn single8(t: &LaneTables, m: &lanes52::Modulus<Portable<8>>, s: &mut [Portable<8>; 5]) {
+    match t {
+        LaneTables::Kimchi(t) => lanes52::permute_single8(t, false, true, m, s),
+        LaneTables::Legacy(t) => lanes52::permute_single8(t, true, false, m, s),
+    }
+}
+
+#[test]
+fn lane_single4_permutation_fp() {
+    lane_single_permutation::<Fp, Pallas, 4>(fp_lane_tables, single4);
+}
+
+#[test]
+fn lane_single4_permutation_fq() {
+    lane_single_permutation::<Fq, Vesta, 4>(fq_lane_tables, single4);
+}
+
 #[test]
 fn lane_single8_permutation_fp() {
-    lane_single8_permutation::<Fp, Pallas>(fp_lane_tables);
+    lane_single_permutation::<Fp, Pallas, 8>(fp_lane_tables, single8);
 }
 
 #[test]
 fn lane_single8_permutation_fq() {
-    lane_single8_permutation::<Fq, Vesta>(fq_lane_tables);
+    lane_single_permutation::<Fq, Vesta, 8>(fq_lane_tables, single8);
+}
+
+/// Both forms of the single permutation on this CPU's IFMA lanes, whichever the
+/// backend picks, against the reference on edge and seeded random states (the
+/// backend tests cover only the picked form). Passes vacuously without IFMA:
+/// the portable tests above cover the algorithm there.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn ifma_single_forms() {
+    use super::ifma::{self, Single};
+    if !ifma::available() {
+        return;
+    }
+    fn check<F: PastaField, M: Modulus64, const ROWS: usize>(
+        tables: &super::rounds::Tables64<M, ROWS>,
+        set: ParamSet,
+    ) where
+        Fe64<M>: FieldArith<Field = F>,
+    {
+        let mut rng = Xs(29);
+        let max = [u64::MAX; LIMBS];
+        for round in 0..8 {
+            let state: [F; WIDTH] = core::array::from_fn(|e| match round {
+                0 => [F::ZERO, -F::ONE, F::ONE][e],
+                1 => [-F::ONE; WIDTH][e],
+                _ => value::<F>(&rng.below(&max), 64),
+            });
+            let mut want = state;
+            crate::permute_with::<F, crate::backend::Reference>(set, &mut want);
+            for form in [Single::Four, Single::Eight] {
+                let mut got = state.map(Fe64::<M>::from_field);
+                ifma::permute_in(form, tables, &mut got);
+                assert_eq!(got.map(|x| x.to_field()), want, "{set}, {form:?}");
+            }
+        }
+    }
+    use super::rounds::{KIMCHI_FP, KIMCHI_FQ, LEGACY_FP, LEGACY_FQ};
+    check::<Fp, Pallas, 55>(&KIMCHI_FP, ParamSet::Kimchi);
+    check::<Fp, Pallas, 64>(&LEGACY_FP, ParamSet::Legacy);
+    check::<Fq, Vesta, 55>(&KIMCHI_FQ, ParamSet::Kimchi);
+    check::<Fq, Vesta, 64>(&LEGACY_FQ, ParamSet::Legacy);
 }
