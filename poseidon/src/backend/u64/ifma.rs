@@ -170,12 +170,12 @@ impl Lanes for Ifma4 {
 // SAFETY: as above.
 impl Spread for Ifma4 {
     #[inline(always)]
-    fn broadcast(self, j: usize) -> Self {
+    fn rotate3(self, k: usize) -> Self {
         Ifma4(unsafe {
-            match j {
-                0 => _mm256_permute4x64_epi64::<0x00>(self.0),
-                1 => _mm256_permute4x64_epi64::<0x55>(self.0),
-                _ => _mm256_permute4x64_epi64::<0xAA>(self.0),
+            match k {
+                // Lanes (1, 2, 0, 3) and (2, 0, 1, 3).
+                1 => _mm256_permute4x64_epi64::<0xC9>(self.0),
+                _ => _mm256_permute4x64_epi64::<0xD2>(self.0),
             }
         })
     }

@@ -55,8 +55,9 @@ pub(crate) trait Lanes: Copy {
 /// Four lanes with a broadcast, for the single permutation in one 256-bit
 /// register ([`permute_single4`]).
 pub(crate) trait Spread: Lanes {
-    /// Lane `j` (< 3) copied to every lane.
-    fn broadcast(self, j: usize) -> Self;
+    /// Lanes 0–2 rotated down by `k` (1 or 2): lane i takes lane (i + k) mod 3;
+    /// lane 3 stays.
+    fn rotate3(self, k: usize) -> Self;
 }
 
 /// Eight lanes as two halves of four, for the single permutation's paired
@@ -224,6 +225,9 @@ pub(crate) struct Tables52<const ROWS: usize> {
     pub(crate) rc_lanes: [[[u64; 4]; LIMBS]; ROWS],
     /// `mds_cols[j][limb][i]` = limb of M[i][j]: column j of the MDS matrix across lanes.
     pub(crate) mds_cols: [[[u64; 4]; LIMBS]; 3],
+    /// `mds_diags[k][limb][i]` = limb of M[i][(i + k) mod 3]: diagonal k of the MDS
+    /// matrix across lanes (lane 3 zero).
+    pub(crate) mds_diags: [[[u64; 4]; LIMBS]; 3],
 }
 
 impl<const ROWS: usize> Tables52<ROWS> {
@@ -239,6 +243,7 @@ impl<const ROWS: usize> Tables52<ROWS> {
             mds: [[[0; LIMBS]; 3]; 3],
             rc_lanes: [[[0; 4]; LIMBS]; ROWS],
             mds_cols: [[[0; 4]; LIMBS]; 3],
+            mds_diags: [[[0; 4]; LIMBS]; 3],
         };
         let mut r = 0;
         while r < ROWS {
@@ -257,6 +262,7 @@ impl<const ROWS: usize> Tables52<ROWS> {
                     let mut j = 0;
                     while j < LIMBS {
                         out.mds_cols[c][j][r] = m[j];
+                        out.mds_diags[(c + 3 - r) % 3][j][r] = m[j];
                         j += 1;
                     }
                 }
@@ -325,9 +331,9 @@ pub(crate) fn permute_single4<V: Spread, const ROWS: usize>(
 ) {
     // Plain loops, no closures (see `permute_single8`).
     let zero = V::splat(0);
-    let mut cols = [[zero; LIMBS]; 3];
-    for (col, table) in cols.iter_mut().zip(&tables.mds_cols) {
-        *col = load_row(table);
+    let mut diags = [[zero; LIMBS]; 3];
+    for (diag, table) in diags.iter_mut().zip(&tables.mds_diags) {
+        *diag = load_row(table);
     }
     let mut rows = tables.rc_lanes.iter();
     if initial_ark {
@@ -343,13 +349,15 @@ pub(crate) fn permute_single4<V: Spread, const ROWS: usize>(
         } else {
             mul_short(&x4, s, m)
         };
+        // Row i = Σ_k M[i][(i + k) mod 3]·x_{(i + k) mod 3}: the diagonals times x
+        // rotated, so the first product waits on no shuffle.
         let mut xs = [x; 3];
-        for (j, xj) in xs.iter_mut().enumerate() {
-            for l in xj.iter_mut() {
-                *l = l.broadcast(j);
+        for (r, xr) in xs.iter_mut().enumerate().skip(1) {
+            for l in xr.iter_mut() {
+                *l = l.rotate3(r);
             }
         }
-        *s = reduce_add(dot_columns(&cols, &xs), &load_row(k), m);
+        *s = reduce_add(dot_columns(&diags, &xs), &load_row(k), m);
     }
 }
 
@@ -488,8 +496,14 @@ pub(crate) struct Portable<const N: usize>(pub(crate) [u64; N]);
 
 #[cfg(test)]
 impl Spread for Portable<4> {
-    fn broadcast(self, j: usize) -> Self {
-        Portable([self.0[j]; 4])
+    fn rotate3(self, k: usize) -> Self {
+        Portable(core::array::from_fn(|i| {
+            if i < 3 {
+                self.0[(i + k) % 3]
+            } else {
+                self.0[i]
+            }
+        }))
     }
 }
 
