@@ -20,7 +20,7 @@ use core::arch::x86_64::{
 use std::sync::OnceLock;
 
 use super::element::{Fe64, Modulus64};
-use super::lanes52::{self, Halves, Lanes, Modulus, Spread, LIMBS, MASK};
+use super::lanes52::{self, Halves, Lanes, Modulus, Rotate, LIMBS, MASK};
 use super::rounds::Tables64;
 use crate::params::{Sbox, WIDTH};
 
@@ -168,7 +168,7 @@ impl Lanes for Ifma4 {
 }
 
 // SAFETY: as above.
-impl Spread for Ifma4 {
+impl Rotate for Ifma4 {
     #[inline(always)]
     fn rotate3(self, k: usize) -> Self {
         Ifma4(unsafe {

@@ -52,9 +52,9 @@ pub(crate) trait Lanes: Copy {
     fn double(self) -> Self;
 }
 
-/// Four lanes with a broadcast, for the single permutation in one 256-bit
+/// Four lanes with a rotation of lanes 0–2, for the single permutation in one 256-bit
 /// register ([`permute_single4`]).
-pub(crate) trait Spread: Lanes {
+pub(crate) trait Rotate: Lanes {
     /// Lanes 0–2 rotated down by `k` (1 or 2): lane i takes lane (i + k) mod 3;
     /// lane 3 stays.
     fn rotate3(self, k: usize) -> Self;
@@ -316,13 +316,13 @@ pub(crate) fn permute<V: Lanes, const ROWS: usize>(
 
 /// One permutation across four lanes: lane i holds state element i (lane 3
 /// zero), so the three S-boxes run side by side and each MDS output is a lane:
-/// column j of the matrix times element j broadcast to every lane. Per round
+/// the matrix's diagonals times x rotated (see the round's comment). Per round
 /// x² and x⁴ by squaring, x³ = x²·x beside x⁴, x⁷ = x⁴·x³ (three products deep,
 /// not four); the legacy set (x⁵) takes x⁴·x. Values and bounds as in
 /// [`permute`]: any product of inputs below 2^256 is below 1.25p, so the order
 /// needs no new bound.
 #[inline(always)]
-pub(crate) fn permute_single4<V: Spread, const ROWS: usize>(
+pub(crate) fn permute_single4<V: Rotate, const ROWS: usize>(
     tables: &Tables52<ROWS>,
     initial_ark: bool,
     pow7: bool,
@@ -495,7 +495,7 @@ const FROM52: [u64; LIMBS64] = [0, 0, 0, 1 << 60];
 pub(crate) struct Portable<const N: usize>(pub(crate) [u64; N]);
 
 #[cfg(test)]
-impl Spread for Portable<4> {
+impl Rotate for Portable<4> {
     fn rotate3(self, k: usize) -> Self {
         Portable(core::array::from_fn(|i| {
             if i < 3 {
