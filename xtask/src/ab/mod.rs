@@ -33,7 +33,9 @@ pub const USAGE: &str = "usage: cargo xtask ab --base SIDE --head SIDE [--minute
 SIDE: a proof-systems checkout (DIR, its files as they are) or DIR@REV (a revision,
 extracted with git archive); the checkout is only read. (make ab BASE=… HEAD=…)
 Or both sides this repository: @REV, and @ for the working tree (the default HEAD
-when BASE is @REV): our backends' permutation and hash of 2, counted too.
+when BASE is @REV): our backends' permutation and hash of 2, counted too, and on
+wasmtime, Node and jsc the package's FMA kernels (rows fma, each side's own module,
+where both sides build one).
   --minutes M       the rounds' time budget (default 12): after two rounds, as many
                     more as fit, an even number from 4 to 60
   --rounds N        paired rounds per runtime instead (even, at least 4)
@@ -58,7 +60,7 @@ pub const WORKLOADS: &str = "^Poseidon/(permutation/upstream|hash/upstream/2)$";
 const CRITERION: &str =
     "--warm-up-time 0.5 --measurement-time 1 --sample-size 10 --nresamples 1000 --noplot";
 /// Our backends' workloads, when both sides are this repository.
-const OUR_WORKLOADS: &str = "^Poseidon/(permutation/(u29|u64|u52)|hash/(u29|u64)/2)$";
+const OUR_WORKLOADS: &str = "^Poseidon/(permutation/(u29|u64|u52|fma)|hash/(u29|u64|fma)/2)$";
 /// Ours in the count program (u52's own path does not run under valgrind).
 const OUR_COUNT_IDS: [&str; 4] = [
     "Poseidon/permutation/u29",
@@ -163,13 +165,16 @@ fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 /// Builds one side's programs in `work` and copies them to `work/bin/SIDE/`:
-/// `bench`, `bench.wasm`, and (with counts) `count`, `count.wasm`.
+/// `bench`, `bench.wasm`, (with counts) `count`, `count.wasm`, and (ours, for the
+/// runtimes that run it) the fma module `bench-fma.wasm`: its failure is a warning
+/// and no fma rows.
 fn build_side(
     root: &Path,
     work: &Path,
     side: &str,
     ours: bool,
     wasm: bool,
+    fma: bool,
     counts: bool,
 ) -> Result<PathBuf, String> {
     let (tree, lab) = (work.join("tree"), work.join("lab"));
@@ -228,7 +233,47 @@ fn build_side(
         )?;
         std::fs::copy(&exe, bin.join(name)).map_err(|e| format!("{}: {e}", exe.display()))?;
     }
+    if ours && fma {
+        say(&format!(
+            "{side}: building the fma module (relaxed SIMD, the package's FMA kernels)"
+        ));
+        if let Err(e) = build_fma(root, work, &tree, &bin.join(FMA_MODULE)) {
+            say(&format!(
+                "warning: {side}: no fma module, so no fma rows: {e}"
+            ));
+        }
+    }
     Ok(bin)
+}
+
+/// The fma module of ours at `tree`: the benchmark built as the lab builds it
+/// ([`crate::lab::build::fma_flags`]), the tree's own kernels merged in by the
+/// tree's own generator (a change to the kernels is what an A/B may measure).
+fn build_fma(root: &Path, work: &Path, tree: &Path, out: &Path) -> Result<(), String> {
+    let mut cmd = Command::new("cargo");
+    cmd.args([
+        "bench",
+        "--no-run",
+        "--bench",
+        "poseidon",
+        "-p",
+        "poseidon-benches",
+    ])
+    .args(["--target", WASM])
+    .arg("--target-dir")
+    .arg(work.join("target-fma"))
+    .current_dir(tree);
+    crate::lab::build::fma_flags(&mut cmd);
+    let module = build(cmd, "bench", "the benchmark's fma build")?;
+    let binaryen = crate::lab::js::binaryen(root)?;
+    crate::lab::build::merge_fma(
+        Command::new("cargo")
+            .env("CARGO_TARGET_DIR", work.join("target"))
+            .current_dir(tree),
+        &module,
+        &binaryen,
+        out,
+    )
 }
 
 fn sha256_file(p: &Path) -> String {
@@ -279,21 +324,50 @@ fn runtimes(root: &Path, asked: &Option<Vec<String>>) -> Result<Vec<Runtime>, St
     Ok(out)
 }
 
+/// The fma module's name in a side's programs.
+const FMA_MODULE: &str = "bench-fma.wasm";
+
 /// The benchmark program of a side on a runtime.
 fn program(rt: &Runtime, bin: &Path) -> PathBuf {
     bin.join(if rt.is_wasm() { "bench.wasm" } else { "bench" })
 }
 
-/// The workloads of `side` on a runtime: the IDs its program lists for the filter.
+/// Whether a runtime runs the fma module (relaxed SIMD, imports the lab's shims give).
+fn runs_fma(rt: &Runtime) -> bool {
+    matches!(rt, Runtime::Wasmtime | Runtime::Node(..) | Runtime::Jsc(_))
+}
+
+/// A workload: the program that runs it and its ID.
+type Workload = (PathBuf, String);
+
+/// The workloads of `side` on a runtime: the IDs its program lists for the filter,
+/// and with `fma` the fma module's rows of backend `fma`.
 fn list_ids(
     root: &Path,
     rt: &Runtime,
     bin: &Path,
+    fma: bool,
     home: &Path,
     split: &per_id::Split,
-) -> Result<Vec<String>, String> {
-    let cmd = rt.command(&program(rt, bin), home, &root.join("scripts/node-wasi.mjs"));
-    let ids = per_id::list(cmd, split, &format!("{} {}", rt.name(), bin.display()))?;
+) -> Result<Vec<Workload>, String> {
+    let shim = root.join("scripts/node-wasi.mjs");
+    let main = program(rt, bin);
+    let listed = per_id::list(
+        rt.command(&main, home, &shim),
+        split,
+        &format!("{} {}", rt.name(), bin.display()),
+    )?;
+    let mut ids: Vec<Workload> = listed.into_iter().map(|id| (main.clone(), id)).collect();
+    if fma {
+        let module = bin.join(FMA_MODULE);
+        let what = format!("{} {}", rt.name(), module.display());
+        let listed = per_id::list(rt.command(&module, home, &shim), split, &what)?;
+        ids.extend(
+            per_id::of_backend(&listed, "fma")
+                .into_iter()
+                .map(|id| (module.clone(), id)),
+        );
+    }
     if ids.is_empty() {
         return Err(format!(
             "{}: no benchmark of {} matches --workloads {}",
@@ -310,14 +384,13 @@ fn list_ids(
 fn measure(
     root: &Path,
     rt: &Runtime,
-    bin: &Path,
     home: &Path,
     baseline: &str,
     split: &per_id::Split,
-    ids: &[String],
+    ids: &[Workload],
 ) -> Result<(), String> {
-    for id in ids {
-        let mut cmd = rt.command(&program(rt, bin), home, &root.join("scripts/node-wasi.mjs"));
+    for (program, id) in ids {
+        let mut cmd = rt.command(program, home, &root.join("scripts/node-wasi.mjs"));
         cmd.args(["--bench", "--save-baseline", baseline])
             .args(per_id::id_args(split, id))
             .current_dir(root);
@@ -382,6 +455,7 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     }
 
     let wasm = rts.iter().any(Runtime::is_wasm);
+    let fma = ours && rts.iter().any(runs_fma);
     // Stale programs of an earlier run must not pass for this one's.
     let _ = std::fs::remove_dir_all(work.join("bin"));
     // 1. Builds, one side after the other in the same tree.
@@ -390,13 +464,15 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     for (spec, side) in specs.iter().zip(SIDES) {
         say(&format!("{side}: preparing the tree"));
         described.push(sides::materialize(spec, &work.join("tree"), root)?);
-        bins.push(build_side(root, &work, side, ours, wasm, counts)?);
+        bins.push(build_side(root, &work, side, ours, wasm, fma, counts)?);
     }
+    // fma rows only where both sides have the module.
+    let fma = fma && bins.iter().all(|b| b.join(FMA_MODULE).is_file());
     let same = |f: &str| {
         let (a, b) = (bins[0].join(f), bins[1].join(f));
         !a.exists() || sha256_file(&a) == sha256_file(&b)
     };
-    let identical = ["bench", "bench.wasm", "count", "count.wasm"]
+    let identical = ["bench", "bench.wasm", "count", "count.wasm", FMA_MODULE]
         .iter()
         .all(|f| same(f));
     if identical {
@@ -416,7 +492,8 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     for rt in &rts {
         let mut per_side = Vec::new();
         for bin in &bins {
-            per_side.push(list_ids(root, rt, bin, &criterion.join(rt.name()), &split)?);
+            let home = criterion.join(rt.name());
+            per_side.push(list_ids(root, rt, bin, fma && runs_fma(rt), &home, &split)?);
         }
         ids.push(per_side);
     }
@@ -456,7 +533,6 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
                 measure(
                     root,
                     rt,
-                    &bins[k],
                     &criterion.join(rt.name()),
                     &format!("{side}@{round}"),
                     &split,

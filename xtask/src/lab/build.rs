@@ -46,35 +46,55 @@ pub fn wide(cmd: &mut Command, root: &Path) {
 }
 
 /// The settings of the fma Wasm build, in its own target directory: relaxed SIMD
-/// and `--cfg poseidon_fma`, which give the benchmark the JavaScript package's
-/// backend `fma` (rows `fma`) importing the generated kernels that
-/// [`fma_bench`] merges in.
+/// and `--cfg poseidon_fma` ([`fma_flags`]).
 fn fma(cmd: &mut Command, root: &Path) {
-    cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-fma"))
-        .env(
-            "CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS",
-            "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
-        );
+    fma_flags(cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-fma")));
 }
 
-/// The benchmark's fma build with the kernels merged in (`fma-kernel --merge`,
-/// binaryen from [`super::js::binaryen`]): `target/wasm-fma/bench-fma.wasm`.
+/// Relaxed SIMD and `--cfg poseidon_fma`, which give the benchmark the JavaScript
+/// package's backend `fma` (rows `fma`) importing the generated kernels that
+/// [`merge_fma`] merges in.
+pub fn fma_flags(cmd: &mut Command) -> &mut Command {
+    cmd.env(
+        "CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS",
+        "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
+    )
+}
+
+/// The benchmark's fma build with the kernels merged in (binaryen from
+/// [`super::js::binaryen`]): `target/wasm-fma/bench-fma.wasm`.
 pub fn fma_bench(root: &Path) -> Result<PathBuf, String> {
     let module = bench_binary(root, Flavor::Fma)?;
     let binaryen = super::js::binaryen(root)?;
     let out = root.join("target/wasm-fma/bench-fma.wasm");
-    super::tools::run(
-        Command::new("cargo")
-            .args(["run", "-q", "-p", "poseidon-fma-kernel", "--", "--merge"])
-            .arg(&module)
-            .arg("--binaryen")
-            .arg(&binaryen)
-            .arg("--out")
-            .arg(&out)
-            .current_dir(root),
-        "merging the FMA kernels into the benchmark (fma-kernel --merge)",
+    merge_fma(
+        Command::new("cargo").current_dir(root),
+        &module,
+        &binaryen,
+        &out,
     )?;
     Ok(out)
+}
+
+/// `fma-kernel --merge`: the generated kernels merged into `module`, written to
+/// `out`; `cargo` is the command to start from (its directory, manifest and target
+/// directory choose which tree's generator runs).
+pub fn merge_fma(
+    cargo: &mut Command,
+    module: &Path,
+    binaryen: &Path,
+    out: &Path,
+) -> Result<(), String> {
+    super::tools::run(
+        cargo
+            .args(["run", "-q", "-p", "poseidon-fma-kernel", "--", "--merge"])
+            .arg(module)
+            .arg("--binaryen")
+            .arg(binaryen)
+            .arg("--out")
+            .arg(out),
+        "merging the FMA kernels into the benchmark (fma-kernel --merge)",
+    )
 }
 
 /// How a program is built: for which target, with the wide-arithmetic settings.
