@@ -1,12 +1,14 @@
-//! The batch path on AVX-512 IFMA: 8 permutations at once, one per 64-bit lane
-//! of a 512-bit register (`lanes52.rs`'s algorithm on
-//! `vpmadd52luq`/`vpmadd52huq`). Chosen at run time ([`available`]); elsewhere
-//! the batch runs the scalar `u64` permutation in a loop.
+//! `lanes52.rs`'s algorithm on AVX-512 IFMA (`vpmadd52luq`/`vpmadd52huq`): the
+//! batch path, 8 permutations at once, one per 64-bit lane of a 512-bit register;
+//! and `u52`'s single permutation, the state's three elements in lanes of a
+//! 256-bit register or twice in a 512-bit one, whichever this CPU runs faster
+//! ([`single_form`]). Chosen at run time ([`available`]); elsewhere both run the
+//! scalar `u64` permutation.
 //!
 //! The crate's one `unsafe` module: intrinsics need the CPU feature, which
-//! [`available`] establishes before `permute_many` enters the
-//! `#[target_feature]` code, and unaligned loads/stores of 8 `u64`s from arrays
-//! of exactly that length.
+//! [`available`] establishes before `permute_many` or `permute` enters the
+//! `#[target_feature]` code, and unaligned loads/stores of 4 or 8 `u64`s from
+//! arrays of exactly that length.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
