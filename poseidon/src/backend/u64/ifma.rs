@@ -2,7 +2,7 @@
 //! batch path, 8 permutations at once, one per 64-bit lane of a 512-bit register;
 //! and `u52`'s single permutation, the state's three elements in lanes of a
 //! 256-bit register or twice in a 512-bit one, whichever this CPU runs faster
-//! ([`single_form`]). Chosen at run time ([`available`]); elsewhere both run the
+//! (`single_form`). Chosen at run time ([`available`]); elsewhere both run the
 //! scalar `u64` permutation.
 //!
 //! The crate's one `unsafe` module: intrinsics need the CPU feature, which
