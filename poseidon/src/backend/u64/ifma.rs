@@ -187,9 +187,13 @@ impl Rotate for Ifma4 {
 /// in a 512-bit register ([`lanes52::permute_single8`]) on AMD's cores from Zen 5
 /// (CPU family 0x1A) on, whose 512-bit datapaths make a 512-bit instruction cost
 /// a 256-bit one; elsewhere once in a 256-bit register
-/// ([`lanes52::permute_single4`]). Measured: on Zen 5 the eight-lane form took
-/// 0.93× the four-lane one's time, on an Intel Xeon (Sapphire Rapids class)
-/// 1.14×. Read once (CPUID traps in a virtual machine).
+/// ([`lanes52::permute_single4`]). Measured: on Zen 5 (an EPYC, family 0x1A
+/// model 2) the eight-lane form took 0.93× the four-lane one's time, on an Intel
+/// Xeon (Sapphire Rapids class) 1.14×. Unmeasured: Zen 4 (four-lane here), and
+/// Zen 5's mobile parts, said to run 512-bit instructions on 256-bit datapaths
+/// (eight-lane here). The environment variable `POSEIDON_U52_SINGLE` (`4` or `8`)
+/// overrides the choice, so that both can be measured on any CPU (`make bench`
+/// twice). Read once (CPUID traps in a virtual machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Single {
     /// [`lanes52::permute_single4`].
@@ -211,12 +215,23 @@ pub(crate) fn single_form() -> Single {
         } else {
             base
         };
-        if amd && family >= 0x1A {
-            Single::Eight
-        } else {
-            Single::Four
-        }
+        choose_form(
+            std::env::var("POSEIDON_U52_SINGLE").ok().as_deref(),
+            amd,
+            family,
+        )
     })
+}
+
+/// [`single_form`]'s rule: the override `4` or `8` when given (anything else is
+/// ignored), else eight lanes on AMD from family 0x1A.
+pub(crate) fn choose_form(over: Option<&str>, amd: bool, family: u32) -> Single {
+    match over.map(str::trim) {
+        Some("4") => Single::Four,
+        Some("8") => Single::Eight,
+        _ if amd && family >= 0x1A => Single::Eight,
+        _ => Single::Four,
+    }
 }
 
 /// One permutation with the three state elements in IFMA lanes, in the form

@@ -616,3 +616,19 @@ fn ifma_single_forms() {
     check::<Fq, Vesta, 55>(&KIMCHI_FQ, ParamSet::Kimchi);
     check::<Fq, Vesta, 64>(&LEGACY_FQ, ParamSet::Legacy);
 }
+
+/// The single permutation's form: eight lanes on AMD from Zen 5, four elsewhere,
+/// `POSEIDON_U52_SINGLE` overriding either way.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn single_form_rule() {
+    use super::ifma::{choose_form, Single};
+    assert_eq!(choose_form(None, true, 0x1A), Single::Eight);
+    assert_eq!(choose_form(None, true, 0x1B), Single::Eight);
+    assert_eq!(choose_form(None, true, 0x19), Single::Four, "Zen 4");
+    assert_eq!(choose_form(None, false, 6), Single::Four, "Intel");
+    assert_eq!(choose_form(Some("4"), true, 0x1A), Single::Four);
+    assert_eq!(choose_form(Some(" 8\n"), false, 6), Single::Eight);
+    assert_eq!(choose_form(Some("16"), false, 6), Single::Four, "ignored");
+    assert_eq!(choose_form(Some(""), true, 0x1A), Single::Eight, "ignored");
+}
