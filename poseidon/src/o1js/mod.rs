@@ -51,13 +51,14 @@ pub fn update<F: PastaField>(set: ParamSet, state: [F; WIDTH], inputs: &[F]) -> 
     sponge.state()
 }
 
-/// o1js's `Poseidon.hashWithPrefix(prefix, inputs)`: `update(salt(prefix), inputs)[0]`.
+/// o1js's `Poseidon.hashWithPrefix(prefix, inputs)`: `update(salt(prefix), inputs)[0]`
+/// (the salt computed for this call; [`Salted`] keeps it for many).
 pub fn hash_with_prefix<F: PastaField>(
     set: ParamSet,
     prefix: &str,
     inputs: &[F],
 ) -> Result<F, Error> {
-    Ok(update(set, salt(set, prefix)?, inputs)[0])
+    Ok(Salted::new(set, prefix)?.hash(inputs))
 }
 
 /// A prefix's salt, computed once, for many salted hashes: [`hash_with_prefix`]
