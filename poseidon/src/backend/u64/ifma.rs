@@ -36,64 +36,86 @@ pub fn available() -> bool {
         && std::is_x86_feature_detected!("avx512ifma")
 }
 
-/// A 512-bit register of 8 lanes. Only created inside [`permute_chunks`], which
-/// runs only when [`available`] holds.
+/// `Lanes` on one register width, each method that width's intrinsic.
+///
+/// SAFETY (every `unsafe` block the macro writes): the methods are inlined into
+/// this module's `#[target_feature]` functions (`permute_one4`, `permute_one8`,
+/// `permute_chunks`), entered only after `available()` returned true; `load` and
+/// `store` read and write exactly the `$n` words of an array of that length, and
+/// the unaligned forms have no alignment need.
+macro_rules! ifma_lanes {
+    ($t:ident, $n:literal, $set1:ident, $loadu:ident, $storeu:ident, $add:ident,
+     $madd52lo:ident, $madd52hi:ident, $setzero:ident, $srli:ident, $and:ident) => {
+        impl Lanes for $t {
+            #[inline(always)]
+            fn splat(x: u64) -> Self {
+                $t(unsafe { $set1(x as i64) })
+            }
+            #[inline(always)]
+            fn load(x: &[u64]) -> Self {
+                let x: &[u64; $n] = x.try_into().expect("a full register of lanes");
+                $t(unsafe { $loadu(x.as_ptr().cast()) })
+            }
+            #[inline(always)]
+            fn store(self, out: &mut [u64]) {
+                let out: &mut [u64; $n] = out.try_into().expect("a full register of lanes");
+                unsafe { $storeu(out.as_mut_ptr().cast(), self.0) }
+            }
+            #[inline(always)]
+            fn add(self, b: Self) -> Self {
+                $t(unsafe { $add(self.0, b.0) })
+            }
+            #[inline(always)]
+            fn madd_lo(self, a: Self, b: Self) -> Self {
+                $t(unsafe { $madd52lo(self.0, a.0, b.0) })
+            }
+            #[inline(always)]
+            fn madd_hi(self, a: Self, b: Self) -> Self {
+                $t(unsafe { $madd52hi(self.0, a.0, b.0) })
+            }
+            #[inline(always)]
+            fn quotient(t: Self, c: Self) -> Self {
+                // madd52lo reads only the low 52 bits of its operands: exactly t mod 2^52.
+                $t(unsafe { $madd52lo($setzero(), t.0, c.0) })
+            }
+            #[inline(always)]
+            fn shr52(self) -> Self {
+                $t(unsafe { $srli::<52>(self.0) })
+            }
+            #[inline(always)]
+            fn low52(self) -> Self {
+                $t(unsafe { $and(self.0, $set1(MASK as i64)) })
+            }
+            #[inline(always)]
+            fn double(self) -> Self {
+                $t(unsafe { $add(self.0, self.0) })
+            }
+        }
+    };
+}
+
+/// A 512-bit register of 8 lanes, for the batch (one permutation per lane) and
+/// the eight-lane single permutation. Only created inside [`permute_chunks`] and
+/// [`permute_one8`], which run only when [`available`] holds.
 #[derive(Clone, Copy)]
 struct Ifma(__m512i);
 
-// SAFETY (every block below): these methods are inlined into `permute_chunks`,
-// a `#[target_feature(enable = "avx512f,avx512ifma")]` function entered only
-// after `available()` returned true.
-impl Lanes for Ifma {
-    #[inline(always)]
-    fn splat(x: u64) -> Self {
-        Ifma(unsafe { _mm512_set1_epi64(x as i64) })
-    }
-    #[inline(always)]
-    fn load(x: &[u64]) -> Self {
-        let x: &[u64; LANES] = x.try_into().expect("8 lanes");
-        // SAFETY: reads 64 bytes from an array of 8 u64s; loadu has no alignment need.
-        Ifma(unsafe { _mm512_loadu_si512(x.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    fn store(self, out: &mut [u64]) {
-        let out: &mut [u64; LANES] = out.try_into().expect("8 lanes");
-        // SAFETY: writes 64 bytes into an array of 8 u64s.
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
-    fn add(self, b: Self) -> Self {
-        Ifma(unsafe { _mm512_add_epi64(self.0, b.0) })
-    }
-    #[inline(always)]
-    fn madd_lo(self, a: Self, b: Self) -> Self {
-        Ifma(unsafe { _mm512_madd52lo_epu64(self.0, a.0, b.0) })
-    }
-    #[inline(always)]
-    fn madd_hi(self, a: Self, b: Self) -> Self {
-        Ifma(unsafe { _mm512_madd52hi_epu64(self.0, a.0, b.0) })
-    }
-    #[inline(always)]
-    fn quotient(t: Self, c: Self) -> Self {
-        // madd52lo reads only the low 52 bits of its operands: exactly t mod 2^52.
-        Ifma(unsafe { _mm512_madd52lo_epu64(_mm512_setzero_si512(), t.0, c.0) })
-    }
-    #[inline(always)]
-    fn shr52(self) -> Self {
-        Ifma(unsafe { _mm512_srli_epi64::<52>(self.0) })
-    }
-    #[inline(always)]
-    fn low52(self) -> Self {
-        Ifma(unsafe { _mm512_and_si512(self.0, _mm512_set1_epi64(MASK as i64)) })
-    }
-    #[inline(always)]
-    fn double(self) -> Self {
-        Ifma(unsafe { _mm512_add_epi64(self.0, self.0) })
-    }
-}
+ifma_lanes!(
+    Ifma,
+    8,
+    _mm512_set1_epi64,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    _mm512_add_epi64,
+    _mm512_madd52lo_epu64,
+    _mm512_madd52hi_epu64,
+    _mm512_setzero_si512,
+    _mm512_srli_epi64,
+    _mm512_and_si512
+);
 
-// SAFETY (every block below): inlined into `permute_one` or `permute_chunks`,
-// `#[target_feature]` functions entered only after `available()` returned true.
+// SAFETY (every block below): inlined into `permute_one8`, a `#[target_feature]`
+// function entered only after `available()` returned true.
 impl Halves for Ifma {
     #[inline(always)]
     fn blend_hi(self, hi: Self) -> Self {
@@ -119,57 +141,22 @@ impl Halves for Ifma {
 #[derive(Clone, Copy)]
 struct Ifma4(__m256i);
 
-// SAFETY (every block below): inlined into `permute_one4`, a
-// `#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]` function
-// entered only after `available()` returned true.
-impl Lanes for Ifma4 {
-    #[inline(always)]
-    fn splat(x: u64) -> Self {
-        Ifma4(unsafe { _mm256_set1_epi64x(x as i64) })
-    }
-    #[inline(always)]
-    fn load(x: &[u64]) -> Self {
-        let x: &[u64; 4] = x.try_into().expect("4 lanes");
-        // SAFETY: reads 32 bytes from an array of 4 u64s; loadu has no alignment need.
-        Ifma4(unsafe { _mm256_loadu_si256(x.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    fn store(self, out: &mut [u64]) {
-        let out: &mut [u64; 4] = out.try_into().expect("4 lanes");
-        // SAFETY: writes 32 bytes into an array of 4 u64s.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
-    fn add(self, b: Self) -> Self {
-        Ifma4(unsafe { _mm256_add_epi64(self.0, b.0) })
-    }
-    #[inline(always)]
-    fn madd_lo(self, a: Self, b: Self) -> Self {
-        Ifma4(unsafe { _mm256_madd52lo_epu64(self.0, a.0, b.0) })
-    }
-    #[inline(always)]
-    fn madd_hi(self, a: Self, b: Self) -> Self {
-        Ifma4(unsafe { _mm256_madd52hi_epu64(self.0, a.0, b.0) })
-    }
-    #[inline(always)]
-    fn quotient(t: Self, c: Self) -> Self {
-        Ifma4(unsafe { _mm256_madd52lo_epu64(_mm256_setzero_si256(), t.0, c.0) })
-    }
-    #[inline(always)]
-    fn shr52(self) -> Self {
-        Ifma4(unsafe { _mm256_srli_epi64::<52>(self.0) })
-    }
-    #[inline(always)]
-    fn low52(self) -> Self {
-        Ifma4(unsafe { _mm256_and_si256(self.0, _mm256_set1_epi64x(MASK as i64)) })
-    }
-    #[inline(always)]
-    fn double(self) -> Self {
-        Ifma4(unsafe { _mm256_add_epi64(self.0, self.0) })
-    }
-}
+ifma_lanes!(
+    Ifma4,
+    4,
+    _mm256_set1_epi64x,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    _mm256_add_epi64,
+    _mm256_madd52lo_epu64,
+    _mm256_madd52hi_epu64,
+    _mm256_setzero_si256,
+    _mm256_srli_epi64,
+    _mm256_and_si256
+);
 
-// SAFETY: as above.
+// SAFETY (the block below): inlined into `permute_one4`, a `#[target_feature]`
+// function entered only after `available()` returned true.
 impl Rotate for Ifma4 {
     #[inline(always)]
     fn rotate3(self, k: usize) -> Self {
