@@ -253,19 +253,9 @@ fn permute_one4<M: Modulus64, const ROWS: usize>(
     tables: &Tables64<M, ROWS>,
     state: &mut [Fe64<M>; WIDTH],
 ) {
-    let (p, inv) = (&M::P, M::INV);
     let modulus = Modulus::<Ifma4>::new(&M::P52, M::INV);
     let set = tables.params.set;
-    let mut rows = [[0u64; 4]; LIMBS];
-    for (e, x) in state.iter().enumerate() {
-        for (j, limb) in lanes52::to_lanes(&x.0, &M::TO52, p, inv).iter().enumerate() {
-            rows[j][e] = *limb;
-        }
-    }
-    let mut s = [Ifma4::splat(0); LIMBS];
-    for (v, l) in s.iter_mut().zip(&rows) {
-        *v = Ifma4::load(l);
-    }
+    let mut s = load_state::<Ifma4, M, 4>(state);
     lanes52::permute_single4::<Ifma4, ROWS>(
         &tables.lanes,
         set.initial_ark(),
@@ -273,13 +263,7 @@ fn permute_one4<M: Modulus64, const ROWS: usize>(
         &modulus,
         &mut s,
     );
-    for (j, v) in s.iter().enumerate() {
-        v.store(&mut rows[j]);
-    }
-    for (e, x) in state.iter_mut().enumerate() {
-        let l: [u64; LIMBS] = core::array::from_fn(|j| rows[j][e]);
-        *x = Fe64::new(lanes52::from_lanes(&l, p, inv));
-    }
+    store_state::<Ifma4, M, 4>(&s, state);
 }
 
 #[target_feature(enable = "avx512f,avx512ifma")]
@@ -287,20 +271,9 @@ fn permute_one8<M: Modulus64, const ROWS: usize>(
     tables: &Tables64<M, ROWS>,
     state: &mut [Fe64<M>; WIDTH],
 ) {
-    let (p, inv) = (&M::P, M::INV);
     let modulus = Modulus::<Ifma>::new(&M::P52, M::INV);
     let set = tables.params.set;
-    let mut rows = [[0u64; LANES]; LIMBS];
-    for (e, x) in state.iter().enumerate() {
-        for (j, limb) in lanes52::to_lanes(&x.0, &M::TO52, p, inv).iter().enumerate() {
-            rows[j][e] = *limb;
-            rows[j][4 + e] = *limb;
-        }
-    }
-    let mut s = [Ifma::splat(0); LIMBS];
-    for (v, l) in s.iter_mut().zip(&rows) {
-        *v = Ifma::load(l);
-    }
+    let mut s = load_state::<Ifma, M, LANES>(state);
     lanes52::permute_single8::<Ifma, ROWS>(
         &tables.lanes,
         set.initial_ark(),
@@ -308,12 +281,44 @@ fn permute_one8<M: Modulus64, const ROWS: usize>(
         &modulus,
         &mut s,
     );
+    store_state::<Ifma, M, LANES>(&s, state);
+}
+
+/// The state's elements in 52-bit limbs (R = 2^260), element e in lane e of every
+/// group of four lanes (the fourth lane of each zero): one vector per limb.
+#[inline(always)]
+fn load_state<V: Lanes, M: Modulus64, const N: usize>(state: &[Fe64<M>; WIDTH]) -> [V; LIMBS] {
+    let mut rows = [[0u64; N]; LIMBS];
+    for (e, x) in state.iter().enumerate() {
+        for (j, limb) in lanes52::to_lanes(&x.0, &M::TO52, &M::P, M::INV)
+            .iter()
+            .enumerate()
+        {
+            for group in 0..N / 4 {
+                rows[j][4 * group + e] = *limb;
+            }
+        }
+    }
+    let mut s = [V::splat(0); LIMBS];
+    for (v, l) in s.iter_mut().zip(&rows) {
+        *v = V::load(l);
+    }
+    s
+}
+
+/// Lanes 0–2 back into the state, fully reduced (R = 2^256).
+#[inline(always)]
+fn store_state<V: Lanes, M: Modulus64, const N: usize>(
+    s: &[V; LIMBS],
+    state: &mut [Fe64<M>; WIDTH],
+) {
+    let mut rows = [[0u64; N]; LIMBS];
     for (j, v) in s.iter().enumerate() {
         v.store(&mut rows[j]);
     }
     for (e, x) in state.iter_mut().enumerate() {
         let l: [u64; LIMBS] = core::array::from_fn(|j| rows[j][e]);
-        *x = Fe64::new(lanes52::from_lanes(&l, p, inv));
+        *x = Fe64::new(lanes52::from_lanes(&l, &M::P, M::INV));
     }
 }
 
