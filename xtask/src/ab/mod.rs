@@ -332,11 +332,6 @@ fn program(rt: &Runtime, bin: &Path) -> PathBuf {
     bin.join(if rt.is_wasm() { "bench.wasm" } else { "bench" })
 }
 
-/// Whether a runtime runs the fma module (relaxed SIMD, imports the lab's shims give).
-fn runs_fma(rt: &Runtime) -> bool {
-    matches!(rt, Runtime::Wasmtime | Runtime::Node(..) | Runtime::Jsc(_))
-}
-
 /// A workload: the program that runs it and its ID.
 type Workload = (PathBuf, String);
 
@@ -455,7 +450,7 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     }
 
     let wasm = rts.iter().any(Runtime::is_wasm);
-    let fma = ours && rts.iter().any(runs_fma);
+    let fma = ours && rts.iter().any(Runtime::runs_fma);
     // Stale programs of an earlier run must not pass for this one's.
     let _ = std::fs::remove_dir_all(work.join("bin"));
     // 1. Builds, one side after the other in the same tree.
@@ -493,7 +488,14 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
         let mut per_side = Vec::new();
         for bin in &bins {
             let home = criterion.join(rt.name());
-            per_side.push(list_ids(root, rt, bin, fma && runs_fma(rt), &home, &split)?);
+            per_side.push(list_ids(
+                root,
+                rt,
+                bin,
+                fma && rt.runs_fma(),
+                &home,
+                &split,
+            )?);
         }
         ids.push(per_side);
     }

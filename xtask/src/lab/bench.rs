@@ -180,10 +180,7 @@ fn build(root: &Path, rts: &[Runtime]) -> Result<Programs, String> {
             Flavor::Fma => p.fma = bin,
         }
     }
-    if rts
-        .iter()
-        .any(|r| matches!(r, Runtime::Wasmtime | Runtime::Node(..) | Runtime::Jsc(_)))
-    {
+    if rts.iter().any(Runtime::runs_fma) {
         // The workspace's build (upstream has no fma row); no binaryen: no fma rows.
         say("building the benchmark for wasm32-wasip1 with relaxed SIMD and the package's FMA kernels (rows fma)");
         match fma_bench(root) {
@@ -380,12 +377,7 @@ fn bench(root: &Path, args: &[String]) -> Result<bool, String> {
                 run(&mut cmd, &what)?;
                 rt.after_run(&results)?;
             }
-            if let (
-                Some(fma),
-                Some(split),
-                Runtime::Wasmtime | Runtime::Node(..) | Runtime::Jsc(_),
-            ) = (&p.fma, &fma_split, rt)
-            {
+            if let (Some(fma), Some(split), true) = (&p.fma, &fma_split, rt.runs_fma()) {
                 let listed = fma_ids.entry(rt.name().to_owned()).or_insert_with(|| {
                     fma_rows(rt.command(fma, &results, &shim), split, rt.name())
                 });

@@ -43,6 +43,15 @@ impl Runtime {
         *self != Runtime::Native
     }
 
+    /// Whether it runs the fma module (relaxed SIMD; `make bench`'s and `make ab`'s
+    /// rows `fma`): wasmtime, Node and jsc, not the wide-arithmetic wasmtime.
+    pub fn runs_fma(&self) -> bool {
+        matches!(
+            self,
+            Runtime::Wasmtime | Runtime::Node(..) | Runtime::Jsc(_)
+        )
+    }
+
     /// The command that runs `program` here, criterion's results in `results`;
     /// `shim` is `scripts/node-wasi.mjs` (jsc's runner is beside it).
     pub fn command(&self, program: &Path, results: &Path, shim: &Path) -> Command {
