@@ -339,8 +339,16 @@ pub(crate) const fn bound(p: &[u64; LIMBS], a: u32, b: u32) -> [u64; LIMBS] {
 }
 
 /// Montgomery product without the final subtraction: (a·b + m·p)/2^256 < a·b/2^256 + p.
-/// The permutation tracks the bounds (see `permute_lazy`); needs a·b < 2^256·(2^256 − p).
-#[inline(always)]
+/// The permutation tracks the bounds (see `rounds::sbox3`); needs a·b < 2^256·(2^256 − p).
+///
+/// In Wasm this and [`mont_square_lazy`] stay out of line: the rounds with all
+/// twelve S-box products inlined made a loop of about 5,100 instructions in
+/// wasmtime's code (about 20 KB, past the CPU's decoded-instruction cache), and
+/// under wide arithmetic the permutation ran 1.08–1.12× slower than with the two
+/// functions called (only one of them out of line, or the MDS rows too, or one
+/// function per S-box chain: slower; see docs/experiments/wasm.md).
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) const fn mont_mul_lazy(
     a: &[u64; LIMBS],
     b: &[u64; LIMBS],
@@ -351,7 +359,8 @@ pub(crate) const fn mont_mul_lazy(
 }
 
 /// Montgomery square without the final subtraction; as [`mont_mul_lazy`].
-#[inline(always)]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) const fn mont_square_lazy(a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
     reduce(&square_wide(a), p, inv)
 }

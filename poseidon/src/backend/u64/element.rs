@@ -20,7 +20,7 @@ pub trait Modulus64: Copy + fmt::Debug + Send + Sync + Eq + 'static {
     const INV: u64;
     /// 2^512 mod p: Montgomery-multiplying by it multiplies by 2^256.
     const R2: [u64; LIMBS];
-    /// 1.25p: the lazy permutation's state stays below it (see `permute_lazy`).
+    /// 1.25p: the lazy permutation's state stays below it (see `rounds::sbox3`).
     const STATE_BOUND: [u64; LIMBS] = bound(&Self::P, 2, 0);
     /// 1.53125p: S-box values stay below it.
     const SBOX_BOUND: [u64; LIMBS] = bound(&Self::P, 1, 5);

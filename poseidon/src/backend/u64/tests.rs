@@ -92,7 +92,7 @@ fn lazy_products<F: PrimeField, M: Modulus64>() {
 }
 
 /// The S-box chain from states below 1.25p stays below 1.53125p (the bound
-/// `permute_lazy` documents), also at the extremes.
+/// `rounds::sbox3` documents), also at the extremes.
 fn sbox_chain_bounds<F: PrimeField, M: Modulus64>() {
     let rinv = r_inv::<F>(256);
     for x in inputs::<M>(&M::STATE_BOUND, 4) {
