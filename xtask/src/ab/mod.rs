@@ -35,13 +35,15 @@ extracted with git archive); the checkout is only read. (make ab BASE=â€¦ HEAD=â
 Or both sides this repository: @REV, and @ for the working tree (the default HEAD
 when BASE is @REV): our backends' permutation and hash of 2, counted too, and on
 wasmtime, Node and jsc the package's FMA kernels (rows fma, each side's own module,
-where both sides build one).
+where both sides build one), and with runtime wasmtime-wide each side's
+wide-arithmetic module (as make bench builds it).
   --minutes M       the rounds' time budget (default 12): after two rounds, as many
                     more as fit, an even number from 4 to 60
   --rounds N        paired rounds per runtime instead (even, at least 4)
   --runtimes LIST   e.g. \"native wasmtime node24\" (default: native, wasmtime if on
                     PATH, every Node of BENCH_NODES or found as make bench finds them;
-                    jsc, JavaScriptCore's shell, only when named)
+                    jsc, JavaScriptCore's shell, and wasmtime-wide, with our sides
+                    only, when named)
   --workloads REGEX criterion's filter (default: upstream's permutation and its
                     hash of 2 elements; the hash chain and the longer hashes are
                     the permutation again)
@@ -164,19 +166,37 @@ fn parse(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
+/// What a side builds besides the native benchmark.
+#[derive(Clone, Copy)]
+struct Builds {
+    /// The benchmark for wasm32-wasip1.
+    wasm: bool,
+    /// Ours: the fma module (for the runtimes that run it).
+    fma: bool,
+    /// Ours: the wide-arithmetic module (runtime wasmtime-wide).
+    wide: bool,
+    /// The count program, native and Wasm.
+    counts: bool,
+}
+
 /// Builds one side's programs in `work` and copies them to `work/bin/SIDE/`:
-/// `bench`, `bench.wasm`, (with counts) `count`, `count.wasm`, and (ours, for the
-/// runtimes that run it) the fma module `bench-fma.wasm`: its failure is a warning
-/// and no fma rows.
+/// `bench`, `bench.wasm`, (with counts) `count`, `count.wasm`, and (ours) the fma
+/// module `bench-fma.wasm`, whose failure is a warning and no fma rows, and the
+/// wide-arithmetic module `bench-wide.wasm`, whose failure is an error (the
+/// runtime was asked for).
 fn build_side(
     root: &Path,
     work: &Path,
     side: &str,
     ours: bool,
-    wasm: bool,
-    fma: bool,
-    counts: bool,
+    b: Builds,
 ) -> Result<PathBuf, String> {
+    let Builds {
+        wasm,
+        fma,
+        wide,
+        counts,
+    } = b;
     let (tree, lab) = (work.join("tree"), work.join("lab"));
     // Upstream: the lab's crate over the tree (its own lock from the tree's), built
     // from here (this repository's cargo configuration: the wasm flags). Ours: the
@@ -243,7 +263,43 @@ fn build_side(
             ));
         }
     }
+    if ours && wide {
+        say(&format!(
+            "{side}: building the wide-arithmetic module (wasm32-wasip1, +wide-arithmetic in crate poseidon)"
+        ));
+        build_wide(work, &tree, &bin.join(WIDE_MODULE))?;
+    }
     Ok(bin)
+}
+
+/// The wide-arithmetic module of ours at `tree`, built as `make bench` builds it
+/// ([`crate::lab::build::wide_flags`]) with the tree's own compiler wrapper.
+fn build_wide(work: &Path, tree: &Path, out: &Path) -> Result<(), String> {
+    let wrapper = tree.join("scripts/rustc-wide.sh");
+    if !wrapper.is_file() {
+        return Err(format!(
+            "{}: no scripts/rustc-wide.sh, so no wide-arithmetic build (runtime wasmtime-wide)",
+            tree.display()
+        ));
+    }
+    let mut cmd = Command::new("cargo");
+    cmd.args([
+        "bench",
+        "--no-run",
+        "--bench",
+        "poseidon",
+        "-p",
+        "poseidon-benches",
+    ])
+    .args(["--target", WASM])
+    .arg("--target-dir")
+    .arg(work.join("target-wide"))
+    .current_dir(tree);
+    crate::lab::build::wide_flags(&mut cmd, &wrapper);
+    let module = build(cmd, "bench", "the benchmark's wide-arithmetic build")?;
+    std::fs::copy(&module, out)
+        .map(drop)
+        .map_err(|e| format!("{}: {e}", module.display()))
 }
 
 /// The fma module of ours at `tree`: the benchmark built as the lab builds it
@@ -308,6 +364,7 @@ fn runtimes(root: &Path, asked: &Option<Vec<String>>) -> Result<Vec<Runtime>, St
         match rt.as_str() {
             "native" => out.push(Runtime::Native),
             "wasmtime" => out.push(Runtime::Wasmtime),
+            "wasmtime-wide" => out.push(Runtime::WasmtimeWide),
             "node" => out.extend(nodes.iter().cloned()),
             "jsc" => out.push(Runtime::Jsc(crate::lab::runtime::jsc().ok_or(
                 "runtime jsc: jsc not found on PATH (Debian: apt-get install libjavascriptcoregtk-4.0-bin)",
@@ -326,10 +383,16 @@ fn runtimes(root: &Path, asked: &Option<Vec<String>>) -> Result<Vec<Runtime>, St
 
 /// The fma module's name in a side's programs.
 const FMA_MODULE: &str = "bench-fma.wasm";
+/// The wide-arithmetic module's name in a side's programs.
+const WIDE_MODULE: &str = "bench-wide.wasm";
 
 /// The benchmark program of a side on a runtime.
 fn program(rt: &Runtime, bin: &Path) -> PathBuf {
-    bin.join(if rt.is_wasm() { "bench.wasm" } else { "bench" })
+    bin.join(match rt {
+        Runtime::Native => "bench",
+        Runtime::WasmtimeWide => WIDE_MODULE,
+        _ => "bench.wasm",
+    })
 }
 
 /// A workload: the program that runs it and its ID.
@@ -449,7 +512,18 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
         say("valgrind not found: no counts (they need valgrind; x86-64 Linux)");
     }
 
-    let wasm = rts.iter().any(Runtime::is_wasm);
+    let wide = rts.contains(&Runtime::WasmtimeWide);
+    if wide && !ours {
+        return Err(
+            "runtime wasmtime-wide: only with our sides (@REV, @); upstream's \
+                    arithmetic is compiled into the benchmark's crate, which the \
+                    wide-arithmetic build leaves without the feature"
+                .into(),
+        );
+    }
+    let wasm = rts
+        .iter()
+        .any(|r| r.is_wasm() && *r != Runtime::WasmtimeWide);
     let fma = ours && rts.iter().any(Runtime::runs_fma);
     // Stale programs of an earlier run must not pass for this one's.
     let _ = std::fs::remove_dir_all(work.join("bin"));
@@ -459,7 +533,13 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     for (spec, side) in specs.iter().zip(SIDES) {
         say(&format!("{side}: preparing the tree"));
         described.push(sides::materialize(spec, &work.join("tree"), root)?);
-        bins.push(build_side(root, &work, side, ours, wasm, fma, counts)?);
+        let builds = Builds {
+            wasm,
+            fma,
+            wide,
+            counts,
+        };
+        bins.push(build_side(root, &work, side, ours, builds)?);
     }
     // fma rows only where both sides have the module.
     let fma = fma && bins.iter().all(|b| b.join(FMA_MODULE).is_file());
@@ -467,9 +547,16 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
         let (a, b) = (bins[0].join(f), bins[1].join(f));
         !a.exists() || sha256_file(&a) == sha256_file(&b)
     };
-    let identical = ["bench", "bench.wasm", "count", "count.wasm", FMA_MODULE]
-        .iter()
-        .all(|f| same(f));
+    let identical = [
+        "bench",
+        "bench.wasm",
+        "count",
+        "count.wasm",
+        FMA_MODULE,
+        WIDE_MODULE,
+    ]
+    .iter()
+    .all(|f| same(f));
     if identical {
         say("BASE and HEAD built to identical binaries");
     }
@@ -662,6 +749,20 @@ mod tests {
         assert_eq!(parse(&a("--base x --head y")).unwrap().minutes, MINUTES);
         assert!(parse(&a("--base x --head y --minutes 0")).is_err());
         assert_eq!(parse(&a("--help")).err(), Some(String::new()));
+    }
+
+    #[test]
+    fn each_runtime_runs_its_own_build() {
+        let bin = Path::new("bin/base");
+        let node = Runtime::Node("node24".into(), "node".into());
+        for (rt, name) in [
+            (Runtime::Native, "bench"),
+            (Runtime::Wasmtime, "bench.wasm"),
+            (node, "bench.wasm"),
+            (Runtime::WasmtimeWide, WIDE_MODULE),
+        ] {
+            assert_eq!(program(&rt, bin), bin.join(name), "{}", rt.name());
+        }
     }
 
     #[test]

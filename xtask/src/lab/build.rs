@@ -35,8 +35,16 @@ pub fn rendered_errors(json: &str) -> String {
 /// the bench binary check its float formatting and time the u64 permutation by the
 /// wall clock. Its modules run under `wasmtime run -W wide-arithmetic=y`.
 pub fn wide(cmd: &mut Command, root: &Path) {
-    cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-wide"))
-        .env("RUSTC_WRAPPER", root.join("scripts/rustc-wide.sh"))
+    wide_flags(
+        cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-wide")),
+        &root.join("scripts/rustc-wide.sh"),
+    );
+}
+
+/// [`wide`]'s settings but the target directory, with `wrapper` as the
+/// `scripts/rustc-wide.sh` to use (`make ab` takes each side's own).
+pub fn wide_flags(cmd: &mut Command, wrapper: &Path) {
+    cmd.env("RUSTC_WRAPPER", wrapper)
         .env("CARGO_PROFILE_BENCH_LTO", "false")
         .env("CARGO_PROFILE_RELEASE_LTO", "false")
         .env(
