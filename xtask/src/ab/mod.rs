@@ -272,6 +272,18 @@ fn build_side(
     Ok(bin)
 }
 
+/// `cargo bench --no-run` of our benchmark at `tree` for wasm32-wasip1, in its own
+/// target directory (a build variant adds its settings).
+fn wasm_bench(target_dir: PathBuf, tree: &Path) -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.args(["bench", "--no-run", "--bench", "poseidon"])
+        .args(["-p", "poseidon-benches", "--target", WASM])
+        .arg("--target-dir")
+        .arg(target_dir)
+        .current_dir(tree);
+    cmd
+}
+
 /// The wide-arithmetic module of ours at `tree`, built as `make bench` builds it
 /// ([`crate::lab::build::wide_flags`]) with the tree's own compiler wrapper.
 fn build_wide(work: &Path, tree: &Path, out: &Path) -> Result<(), String> {
@@ -282,19 +294,7 @@ fn build_wide(work: &Path, tree: &Path, out: &Path) -> Result<(), String> {
             tree.display()
         ));
     }
-    let mut cmd = Command::new("cargo");
-    cmd.args([
-        "bench",
-        "--no-run",
-        "--bench",
-        "poseidon",
-        "-p",
-        "poseidon-benches",
-    ])
-    .args(["--target", WASM])
-    .arg("--target-dir")
-    .arg(work.join("target-wide"))
-    .current_dir(tree);
+    let mut cmd = wasm_bench(work.join("target-wide"), tree);
     crate::lab::build::wide_flags(&mut cmd, &wrapper);
     let module = build(cmd, "bench", "the benchmark's wide-arithmetic build")?;
     std::fs::copy(&module, out)
@@ -306,19 +306,7 @@ fn build_wide(work: &Path, tree: &Path, out: &Path) -> Result<(), String> {
 /// ([`crate::lab::build::fma_flags`]), the tree's own kernels merged in by the
 /// tree's own generator (a change to the kernels is what an A/B may measure).
 fn build_fma(root: &Path, work: &Path, tree: &Path, out: &Path) -> Result<(), String> {
-    let mut cmd = Command::new("cargo");
-    cmd.args([
-        "bench",
-        "--no-run",
-        "--bench",
-        "poseidon",
-        "-p",
-        "poseidon-benches",
-    ])
-    .args(["--target", WASM])
-    .arg("--target-dir")
-    .arg(work.join("target-fma"))
-    .current_dir(tree);
+    let mut cmd = wasm_bench(work.join("target-fma"), tree);
     crate::lab::build::fma_flags(&mut cmd);
     let module = build(cmd, "bench", "the benchmark's fma build")?;
     let binaryen = crate::lab::js::binaryen(root)?;
