@@ -35,15 +35,15 @@ extracted with git archive); the checkout is only read. (make ab BASE=â€¦ HEAD=â
 Or both sides this repository: @REV, and @ for the working tree (the default HEAD
 when BASE is @REV): our backends' permutation and hash of 2, counted too, and on
 wasmtime, Node and jsc the package's FMA kernels (rows fma, each side's own module,
-where both sides build one), and with runtime wasmtime-wide each side's
-wide-arithmetic module (as make bench builds it).
+where both sides build one), and under wasmtime with wide arithmetic
+(wasmtime-wide) each side's wide-arithmetic module (as make bench builds it).
   --minutes M       the rounds' time budget (default 12): after two rounds, as many
                     more as fit, an even number from 4 to 60
   --rounds N        paired rounds per runtime instead (even, at least 4)
   --runtimes LIST   e.g. \"native wasmtime node24\" (default: native, wasmtime if on
-                    PATH, every Node of BENCH_NODES or found as make bench finds them;
-                    jsc, JavaScriptCore's shell, and wasmtime-wide, with our sides
-                    only, when named)
+                    PATH, and with our sides wasmtime-wide too; every Node of
+                    BENCH_NODES or found as make bench finds them; jsc,
+                    JavaScriptCore's shell, only when named)
   --workloads REGEX criterion's filter (default: upstream's permutation and its
                     hash of 2 elements; the hash chain and the longer hashes are
                     the permutation again)
@@ -336,12 +336,16 @@ fn sha256_file(p: &Path) -> String {
 }
 
 /// The runtimes to measure: those asked for, else native, wasmtime (when on
-/// PATH) and every Node runtime (`BENCH_NODES`, or those found).
-fn runtimes(root: &Path, asked: &Option<Vec<String>>) -> Result<Vec<Runtime>, String> {
+/// PATH; with our sides, `ours`, also wasmtime with wide arithmetic) and every
+/// Node runtime (`BENCH_NODES`, or those found).
+fn runtimes(root: &Path, asked: &Option<Vec<String>>, ours: bool) -> Result<Vec<Runtime>, String> {
     let nodes = crate::lab::nodes::runtimes(root, crate::lab::var("BENCH_NODES").as_deref())?;
     let mut default = vec![Runtime::Native];
     if on_path("wasmtime") {
         default.push(Runtime::Wasmtime);
+        if ours {
+            default.push(Runtime::WasmtimeWide);
+        }
     }
     default.extend(nodes.iter().cloned());
     let Some(asked) = asked else {
@@ -494,7 +498,7 @@ fn ab(root: &Path, mut o: Options) -> Result<bool, String> {
     }
     let work = root.join("target/ab");
     let out = o.out.clone().unwrap_or_else(|| work.clone());
-    let rts = runtimes(root, &o.runtimes)?;
+    let rts = runtimes(root, &o.runtimes, ours)?;
     let counts = o.counts && on_path("valgrind");
     if o.counts && !counts {
         say("valgrind not found: no counts (they need valgrind; x86-64 Linux)");
