@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use crate::lab::build::build;
+use crate::lab::build::{bench_binary_at, build, Flavor};
 use crate::lab::per_id;
 use crate::lab::runtime::Runtime;
 use crate::lab::tools::{on_path, say};
@@ -272,43 +272,26 @@ fn build_side(
     Ok(bin)
 }
 
-/// `cargo bench --no-run` of our benchmark at `tree` for wasm32-wasip1, in its own
-/// target directory (a build variant adds its settings).
-fn wasm_bench(target_dir: PathBuf, tree: &Path) -> Command {
-    let mut cmd = Command::new("cargo");
-    cmd.args(["bench", "--no-run", "--bench", "poseidon"])
-        .args(["-p", "poseidon-benches", "--target", WASM])
-        .arg("--target-dir")
-        .arg(target_dir)
-        .current_dir(tree);
-    cmd
-}
-
 /// The wide-arithmetic module of ours at `tree`, built as `make bench` builds it
-/// ([`crate::lab::build::wide_flags`]) with the tree's own compiler wrapper.
+/// ([`crate::lab::build::Flavor::Wide`]) with the tree's own compiler wrapper.
 fn build_wide(work: &Path, tree: &Path, out: &Path) -> Result<(), String> {
-    let wrapper = tree.join("scripts/rustc-wide.sh");
-    if !wrapper.is_file() {
+    if !tree.join("scripts/rustc-wide.sh").is_file() {
         return Err(format!(
             "{}: no scripts/rustc-wide.sh, so no wide-arithmetic build (runtime wasmtime-wide)",
             tree.display()
         ));
     }
-    let mut cmd = wasm_bench(work.join("target-wide"), tree);
-    crate::lab::build::wide_flags(&mut cmd, &wrapper);
-    let module = build(cmd, "bench", "the benchmark's wide-arithmetic build")?;
+    let module = bench_binary_at(tree, Flavor::Wide, Some(&work.join("target-wide")))?;
     std::fs::copy(&module, out)
         .map(drop)
         .map_err(|e| format!("{}: {e}", module.display()))
 }
 
 /// The fma module of ours at `tree`: the benchmark built as the lab builds it
-/// ([`crate::lab::build::fma_flags`]), the tree's own kernels merged in by the
+/// ([`crate::lab::build::Flavor::Fma`]), the tree's own kernels merged in by the
 /// tree's own generator (a change to the kernels is what an A/B may measure).
 fn build_fma(root: &Path, work: &Path, tree: &Path, out: &Path) -> Result<(), String> {
-    let mut cmd = wasm_bench(work.join("target-fma"), tree);
-    crate::lab::build::fma_flags(&mut cmd);
-    let module = build(cmd, "bench", "the benchmark's fma build")?;
+    let module = bench_binary_at(tree, Flavor::Fma, Some(&work.join("target-fma")))?;
     let binaryen = crate::lab::js::binaryen(root)?;
     crate::lab::build::merge_fma(
         Command::new("cargo")

@@ -35,16 +35,8 @@ pub fn rendered_errors(json: &str) -> String {
 /// the bench binary check its float formatting and time the u64 permutation by the
 /// wall clock. Its modules run under `wasmtime run -W wide-arithmetic=y`.
 pub fn wide(cmd: &mut Command, root: &Path) {
-    wide_flags(
-        cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-wide")),
-        &root.join("scripts/rustc-wide.sh"),
-    );
-}
-
-/// [`wide`]'s settings but the target directory, with `wrapper` as the
-/// `scripts/rustc-wide.sh` to use (`make ab` takes each side's own).
-pub fn wide_flags(cmd: &mut Command, wrapper: &Path) {
-    cmd.env("RUSTC_WRAPPER", wrapper)
+    cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-wide"))
+        .env("RUSTC_WRAPPER", root.join("scripts/rustc-wide.sh"))
         .env("CARGO_PROFILE_BENCH_LTO", "false")
         .env("CARGO_PROFILE_RELEASE_LTO", "false")
         .env(
@@ -54,19 +46,15 @@ pub fn wide_flags(cmd: &mut Command, wrapper: &Path) {
 }
 
 /// The settings of the fma Wasm build, in its own target directory: relaxed SIMD
-/// and `--cfg poseidon_fma` ([`fma_flags`]).
+/// and `--cfg poseidon_fma`, which give the benchmark the JavaScript package's
+/// backend `fma` (rows `fma`) importing the generated kernels that [`merge_fma`]
+/// merges in.
 fn fma(cmd: &mut Command, root: &Path) {
-    fma_flags(cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-fma")));
-}
-
-/// Relaxed SIMD and `--cfg poseidon_fma`, which give the benchmark the JavaScript
-/// package's backend `fma` (rows `fma`) importing the generated kernels that
-/// [`merge_fma`] merges in.
-pub fn fma_flags(cmd: &mut Command) -> &mut Command {
-    cmd.env(
-        "CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS",
-        "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
-    )
+    cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-fma"))
+        .env(
+            "CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS",
+            "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
+        );
 }
 
 /// The benchmark's fma build with the kernels merged in (binaryen from
@@ -191,6 +179,17 @@ pub fn lab_programs(root: &Path, targets: &[&str], target: Option<&str>) -> Resu
 
 /// The workspace's benchmark (`cargo bench --no-run`), its executable.
 pub fn bench_binary(root: &Path, flavor: Flavor) -> Result<PathBuf, String> {
+    bench_binary_at(root, flavor, None)
+}
+
+/// [`bench_binary`] of the tree at `root` (its own scripts and configuration),
+/// in `target_dir` instead of the flavor's directory under `root/target` when
+/// given (`make ab` keeps each build's artifacts outside the side's tree).
+pub fn bench_binary_at(
+    root: &Path,
+    flavor: Flavor,
+    target_dir: Option<&Path>,
+) -> Result<PathBuf, String> {
     let mut cmd = Command::new("cargo");
     cmd.args([
         "bench",
@@ -202,6 +201,10 @@ pub fn bench_binary(root: &Path, flavor: Flavor) -> Result<PathBuf, String> {
     ])
     .current_dir(root);
     flavor.apply(&mut cmd, root);
+    if let Some(dir) = target_dir {
+        // The flag outranks the flavor's CARGO_TARGET_DIR.
+        cmd.arg("--target-dir").arg(dir);
+    }
     build(
         cmd,
         "bench",
