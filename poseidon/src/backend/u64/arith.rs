@@ -6,7 +6,9 @@
 //!
 //! The primes: p = 2^254 + c with c < 2^127, so limb 2 of p is 0 and limb 3 is 2^62.
 //! The reduction step `t += m·p·2^(64i)` therefore multiplies only by p_0 and p_1,
-//! skips limb 2 and adds `m·2^62` as two shifted words.
+//! skips limb 2 and adds `m·2^62` as two shifted words. Products and the linear
+//! layer's rows interleave it with the operand scanning ([`cios_step`]); squares
+//! form the whole product first (each cross product once) and [`reduce`] it.
 //!
 //! Bounds (checked by `debug_assert!` where values enter):
 //! - An element is *reduced*: value < p. Every public operation returns a reduced value.
@@ -18,7 +20,7 @@
 //!
 //! No branch depends on limb values; the conditional subtraction uses a mask.
 
-use crate::backend::common::sbb;
+use crate::backend::common::{is_below, sbb};
 
 /// Limbs per element.
 pub(crate) const LIMBS: usize = 4;
@@ -180,6 +182,18 @@ const fn add_masked(d: &[u64; LIMBS], p: &[u64; LIMBS], flag: u64) -> [u64; LIMB
     out
 }
 
+/// 2^256 − p.
+pub(crate) const fn neg(p: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let mut out = [0u64; LIMBS];
+    let mut borrow = 0;
+    let mut k = 0;
+    while k < LIMBS {
+        (out[k], borrow) = sbb(0, p[k], borrow);
+        k += 1;
+    }
+    out
+}
+
 /// Montgomery product a·b/2^256 mod p of reduced inputs; reduced output.
 #[inline(always)]
 pub(crate) const fn mont_mul(
@@ -188,7 +202,7 @@ pub(crate) const fn mont_mul(
     p: &[u64; LIMBS],
     inv: u64,
 ) -> [u64; LIMBS] {
-    sub_p_if_ge(&reduce(&mul_wide(a, b), p, inv), p)
+    sub_p_if_ge(&mont_mul_lazy(a, b, p, inv), p)
 }
 
 /// Montgomery square a²/2^256 mod p of a reduced input; reduced output.
@@ -241,37 +255,6 @@ pub(crate) const fn dot3_add(
     sub_p_if_ge(&reduce(&t, p, inv), p)
 }
 
-/// `t + x·2^bits` for 192 ≤ bits ≤ 256 (x shifted across five words, added from word
-/// bits/64 up); the caller guarantees the sum is < 2^512.
-#[inline(always)]
-pub(crate) const fn add_shifted(t: &Wide, x: &[u64; LIMBS], bits: u32) -> Wide {
-    debug_assert!(192 <= bits && bits <= 256);
-    let (w, b) = ((bits / 64) as usize, bits % 64);
-    let mut y = [0u64; LIMBS + 1];
-    let mut k = 0;
-    while k <= LIMBS {
-        let lo = if k < LIMBS { x[k] << b } else { 0 };
-        let hi = if k > 0 && b > 0 {
-            x[k - 1] >> (64 - b)
-        } else {
-            0
-        };
-        y[k] = lo | hi;
-        k += 1;
-    }
-    // At bits = 256 the fifth word is empty (b = 0); below, it still fits in word 7.
-    debug_assert!(w + LIMBS < 2 * LIMBS || y[LIMBS] == 0);
-    let mut out = *t;
-    let mut carry = 0;
-    let mut k = w;
-    while k < 2 * LIMBS {
-        (out[k], carry) = adc(out[k], y[k - w], carry);
-        k += 1;
-    }
-    debug_assert!(carry == 0);
-    out
-}
-
 /// Any 256-bit value brought below p, without a branch: with p = 2^254 + c
 /// (c = p_0 + p_1·2^64 < 2^127) and q = ⌊v/2^254⌋ ≤ 3, v − q·p = (v mod 2^254) − q·c
 /// lies in (−3c, 2^254); adding p under the borrow mask makes it [0, p) (3c < p).
@@ -287,13 +270,56 @@ pub(crate) const fn reduce_top(v: &[u64; LIMBS], p: &[u64; LIMBS]) -> [u64; LIMB
     add_masked(&[d0, d1, d2, d3], p, borrow)
 }
 
+/// One step of the interleaved (CIOS) Montgomery reduction: with the limb's
+/// contributions already in `t` (five words, t < 2^320), q = t_0·(−p⁻¹) mod 2^64
+/// clears word 0, and (t + q·p)/2^64 is returned in four words. For the Pasta
+/// shape q·p is q·p_0 + q·p_1·2^64 + q·2^254: two word products and two shifts.
+/// The caller's bound keeps the result below 2^256 (the top word is never lost).
+#[inline(always)]
+const fn cios_step(t: &[u64; LIMBS], t4: u64, p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+    let q = t[0].wrapping_mul(inv);
+    let (_, c) = mac(t[0], q, p[0], 0); // low word becomes 0 by the choice of q
+    let (r0, c) = mac(t[1], q, p[1], c);
+    // p_2 = 0; then q·2^254 = (q << 62) in word 3 and (q >> 2) in word 4.
+    let (r1, c) = adc(t[2], 0, c);
+    let w = t[3] as u128 + (((q >> 2) as u128) << 64 | (q << 62) as u128) + c as u128;
+    [r0, r1, w as u64, t4.wrapping_add((w >> 64) as u64)]
+}
+
+/// `t + a·b` on five words (t in four, the product's carry out returned as the
+/// fifth): one row of the operand-scanning product. Cannot overflow: each `mac`
+/// is below 2^128, and t + a·b < 2^256 + (2^320 − 2^256) = 2^320.
+#[inline(always)]
+const fn mac_row(t: &mut [u64; LIMBS], a: &[u64; LIMBS], b: u64) -> u64 {
+    let mut c = 0;
+    let mut k = 0;
+    while k < LIMBS {
+        (t[k], c) = mac(t[k], a[k], b, c);
+        k += 1;
+    }
+    c
+}
+
 /// One output of the rescaled linear layer (see `params::rescale`), whose
-/// power-of-two entry 2^(−29·shift) is in column `j`: the two other products, x_j
-/// times 2^(256 − 29·shift) (so the reduction leaves 2^(−29·shift)·x_j) and the folded
-/// constant summed unreduced, one reduction, then [`reduce_top`]. For inputs below
-/// 1.53125p (β) and m, k_r below p the sum is < (2βρ + β + ρ)·p·2^256 < 2.3p·2^256,
-/// within the reduction's limit 2^256·(2^256 − p) (ρ = p/2^256 < 1/4 + 2^-128); the
-/// reduction's output < 3.3p < 2^256, which `reduce_top` takes below p.
+/// power-of-two entry 2^(−29·shift) is in column `j`: the two other products,
+/// x_j times 2^(256 − 29·shift) (so the reduction leaves 2^(−29·shift)·x_j) and the
+/// folded constant, reduced once, then [`reduce_top`]. The value is
+/// (T + Q·p)/2^256 for T = m_a·x_a + m_b·x_b + x_j·2^(256−29·shift) + k_r and the Q
+/// that clears T's low 256 bits, computed limb by limb (CIOS): four steps, each
+/// adding x_a's and x_b's limb i times the matrix entries, then one
+/// [`cios_step`]; x_j's term, x_j·2^(64 − 29·shift) (five words, for shift ≤ 2),
+/// enters at step 3, as 2^192 times it. The same Q as reducing T whole, so the
+/// same bits; in Wasm the interleaved form compiles to fewer instructions (fewer
+/// live words), and natively it is no slower.
+///
+/// Bounds: for inputs below 1.53125p (β) and m, k_r below p the sum is
+/// < (2βρ + β + ρ)·p·2^256 < 2.3p·2^256 (ρ = p/2^256 < 1/4 + 2^-128), so the result
+/// is < 3.3p < 2^256, which `reduce_top` takes below p. Within a step (before its
+/// division) the five words hold less than 2^320: after step i the value is below
+/// 3p + 2^-64·(the previous), under 3.01p, and step i adds at most 2p·2^64 (two
+/// rows; at step 3, whose x limbs are below 2^63 since x < 2^255, at most p·2^64)
+/// plus q·p < p·2^64 and, at step 3, x_j·2^(64−29·shift) < 1.54p·2^64: in all
+/// below 3.01p + 3.54p·2^64 < 2^320.
 #[inline(always)]
 pub(crate) const fn dot2_shift_add(
     m: &[[u64; LIMBS]; 3],
@@ -304,10 +330,43 @@ pub(crate) const fn dot2_shift_add(
     p: &[u64; LIMBS],
     inv: u64,
 ) -> [u64; LIMBS] {
+    debug_assert!(shift <= 2);
     let (a, b) = ((j + 1) % 3, (j + 2) % 3);
-    let t = add_wide(&mul_wide(&m[a], &x[a]), &mul_wide(&m[b], &x[b]));
-    let t = add_low(&add_shifted(&t, &x[j], 256 - 29 * shift), k_r);
-    reduce_top(&reduce(&t, p, inv), p)
+    // y = x_j·2^s (s = 64 − 29·shift ∈ [6, 64]) in five words.
+    let s = 64 - 29 * shift;
+    let xj = &x[j];
+    let mut y = [0u64; LIMBS + 1];
+    let mut k = 0;
+    while k <= LIMBS {
+        let lo = if k < LIMBS && s < 64 { xj[k] << s } else { 0 };
+        let hi = if k == 0 {
+            0
+        } else if s == 64 {
+            xj[k - 1]
+        } else {
+            xj[k - 1] >> (64 - s)
+        };
+        y[k] = lo | hi;
+        k += 1;
+    }
+    let mut t = *k_r;
+    let mut i = 0;
+    while i < LIMBS {
+        let mut t4 = mac_row(&mut t, &m[a], x[a][i]);
+        t4 = t4.wrapping_add(mac_row(&mut t, &m[b], x[b][i]));
+        if i == LIMBS - 1 {
+            let mut c = 0;
+            let mut k = 0;
+            while k < LIMBS {
+                (t[k], c) = adc(t[k], y[k], c);
+                k += 1;
+            }
+            t4 = t4.wrapping_add(y[LIMBS]).wrapping_add(c);
+        }
+        t = cios_step(&t, t4, p, inv);
+        i += 1;
+    }
+    reduce_top(&t, p)
 }
 
 /// `p + p/2^a + p/2^b` (b = 0 omits the second term): bounds for lazy values.
@@ -339,7 +398,8 @@ pub(crate) const fn bound(p: &[u64; LIMBS], a: u32, b: u32) -> [u64; LIMBS] {
 }
 
 /// Montgomery product without the final subtraction: (a·b + m·p)/2^256 < a·b/2^256 + p.
-/// The permutation tracks the bounds (see `rounds::sbox3`); needs a·b < 2^256·(2^256 − p).
+/// The permutation tracks the bounds (see `rounds::sbox3`); needs a < 2^256 − p
+/// (about 3p; any b below 2^256), the bound of the interleaved reduction.
 ///
 /// In Wasm this and [`mont_square_lazy`] stay out of line: the rounds with all
 /// twelve S-box products inlined made a loop of about 5,100 instructions in
@@ -355,7 +415,19 @@ pub(crate) const fn mont_mul_lazy(
     p: &[u64; LIMBS],
     inv: u64,
 ) -> [u64; LIMBS] {
-    reduce(&mul_wide(a, b), p, inv)
+    // Operand scanning with the reduction interleaved (CIOS): row i adds a·b_i,
+    // then one reduction step divides by 2^64. The value stays below a + p < 2^256
+    // after each step (a < 2^256 − p), below 2^320 within one; the result is the
+    // same (a·b + Q·p)/2^256 as reducing the whole product.
+    debug_assert!(is_below(a, &neg(p)));
+    let mut t = [0u64; LIMBS];
+    let mut i = 0;
+    while i < LIMBS {
+        let t4 = mac_row(&mut t, a, b[i]);
+        t = cios_step(&t, t4, p, inv);
+        i += 1;
+    }
+    t
 }
 
 /// Montgomery square without the final subtraction; as [`mont_mul_lazy`].
