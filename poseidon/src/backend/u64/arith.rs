@@ -406,7 +406,7 @@ pub(crate) const fn bound(p: &[u64; LIMBS], a: u32, b: u32) -> [u64; LIMBS] {
 /// wasmtime's code (about 20 KB; the likely cost is the CPU's front end), and
 /// under wide arithmetic the permutation ran about 1.09× slower than with the two
 /// functions called (`make ab`; only one of them out of line, or the MDS rows too,
-/// or one function per S-box chain: slower; see docs/experiments/wasm.md).
+/// or one function per S-box chain: slower; see docs/experiments/wasm-wide.md).
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) const fn mont_mul_lazy(
