@@ -16,6 +16,8 @@
 //! for lazy reduction in 256 bits. Many permutations at once ([`Permutation::permute_many`](crate::Permutation::permute_many))
 //! run 8 lanes of AVX-512 IFMA when the CPU has it ([`ifma`]), chosen at run time.
 
+#[cfg(target_arch = "x86_64")]
+mod adx;
 mod arith;
 mod element;
 #[cfg(target_arch = "x86_64")]

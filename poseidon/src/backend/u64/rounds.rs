@@ -4,9 +4,7 @@
 
 use ark_ff::{Fp256, MontBackend, MontConfig};
 
-use super::arith::{
-    dot2_shift_add, dot3_add, mont_mul, mont_mul_lazy as mul, mont_square_lazy as sq, LIMBS,
-};
+use super::arith::{dot2_shift_add, dot3_add, mont_mul, mont_mul_lazy, mont_square_lazy, LIMBS};
 use super::element::{convert, Fe64, Modulus64};
 use super::lanes52;
 use crate::backend::common::{is_below, Pallas, Vesta};
@@ -111,8 +109,19 @@ macro_rules! u64_tables {
                 &rescale::$name,
                 $alpha,
             );
-            /// The rescaled permutation of this set (its columns and shifts as constants).
+            /// The rescaled permutation of this set (its columns and shifts as
+            /// constants), with the S-box's products in assembly where the CPU
+            /// has BMI2 and ADX.
             pub(crate) fn permute(state: &mut [Fe64<$modulus>; WIDTH]) {
+                #[cfg(target_arch = "x86_64")]
+                if let Some(adx) = super::super::adx::Adx::detect() {
+                    return permute_with(state, adx);
+                }
+                permute_with(state, Portable)
+            }
+            /// [`permute`] with the products given.
+            #[inline(always)]
+            pub(crate) fn permute_with<P: Products>(state: &mut [Fe64<$modulus>; WIDTH], prod: P) {
                 permute_rescaled::<
                     $modulus,
                     ROWS,
@@ -122,7 +131,8 @@ macro_rules! u64_tables {
                     { rescale::$name.limb_shift[0] as u32 },
                     { rescale::$name.limb_shift[1] as u32 },
                     { rescale::$name.limb_shift[2] as u32 },
-                >(&super::$name, state)
+                    P,
+                >(&super::$name, state, prod)
             }
         }
         pub(super) static $name: Tables64<$modulus, { $table::ROWS }> = Tables64 {
@@ -142,6 +152,43 @@ u64_tables!(KIMCHI_FQ, Vesta, ParamSet::Kimchi, kimchi_fq, 7);
 u64_tables!(LEGACY_FP, Pallas, ParamSet::Legacy, legacy_fp, 5);
 u64_tables!(LEGACY_FQ, Vesta, ParamSet::Legacy, legacy_fq, 5);
 
+/// How the S-box multiplies: [`Portable`] (`arith`'s `u128` code) or, on x86-64
+/// CPUs with BMI2 and ADX, [`Adx`](super::adx::Adx)'s assembly. The same bits.
+pub(super) trait Products: Copy {
+    fn mul(self, a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS];
+    fn sq(self, a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS];
+}
+
+/// [`arith::mont_mul_lazy`] and [`arith::mont_square_lazy`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Portable;
+
+impl Products for Portable {
+    #[inline(always)]
+    fn mul(self, a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+        mont_mul_lazy(a, b, p, inv)
+    }
+    #[inline(always)]
+    fn sq(self, a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+        mont_square_lazy(a, p, inv)
+    }
+}
+
+/// The square is the product a·a here (16 word products instead of 10, but on
+/// the two carry chains; measured faster than `arith`'s square beside the
+/// assembly product).
+#[cfg(target_arch = "x86_64")]
+impl Products for super::adx::Adx {
+    #[inline(always)]
+    fn mul(self, a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+        super::adx::Adx::mul(self, a, b, &[p[0], p[1], inv])
+    }
+    #[inline(always)]
+    fn sq(self, a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+        super::adx::Adx::mul(self, a, a, &[p[0], p[1], inv])
+    }
+}
+
 /// The S-box on the three elements, without the final subtractions, each step
 /// taken for all three before the next: three independent chains, which the CPU
 /// overlaps. Bounds, as multiples of p (ρ = p/2^256 < 1/4 + 2^-128; a Montgomery
@@ -149,29 +196,37 @@ u64_tables!(LEGACY_FQ, Vesta, ParamSet::Legacy, legacy_fq, 5);
 /// ([`STATE_BOUND`](Modulus64::STATE_BOUND)), x² < 1.391p, x⁴ < 1.484p, x⁶ < 1.516p,
 /// x⁷ < 1.474p (x⁵ < 1.464p): all below 1.53125p ([`SBOX_BOUND`](Modulus64::SBOX_BOUND)).
 #[inline(always)]
-fn sbox3<M: Modulus64>(s: &[[u64; LIMBS]; WIDTH], pow7: bool) -> [[u64; LIMBS]; WIDTH] {
+fn sbox3<M: Modulus64, P: Products>(
+    s: &[[u64; LIMBS]; WIDTH],
+    pow7: bool,
+    prod: P,
+) -> [[u64; LIMBS]; WIDTH] {
     let (p, inv) = (&M::P, M::INV);
     debug_assert!(s.iter().all(|x| is_below(x, &M::STATE_BOUND)));
     let [a, b, c] = s;
-    let (a2, b2, c2) = (sq(a, p, inv), sq(b, p, inv), sq(c, p, inv));
-    let (a4, b4, c4) = (sq(&a2, p, inv), sq(&b2, p, inv), sq(&c2, p, inv));
+    let (a2, b2, c2) = (prod.sq(a, p, inv), prod.sq(b, p, inv), prod.sq(c, p, inv));
+    let (a4, b4, c4) = (
+        prod.sq(&a2, p, inv),
+        prod.sq(&b2, p, inv),
+        prod.sq(&c2, p, inv),
+    );
     let x = if pow7 {
         let (a6, b6, c6) = (
-            mul(&a4, &a2, p, inv),
-            mul(&b4, &b2, p, inv),
-            mul(&c4, &c2, p, inv),
+            prod.mul(&a4, &a2, p, inv),
+            prod.mul(&b4, &b2, p, inv),
+            prod.mul(&c4, &c2, p, inv),
         );
         debug_assert!([a6, b6, c6].iter().all(|x| is_below(x, &M::SBOX_BOUND)));
         [
-            mul(&a6, a, p, inv),
-            mul(&b6, b, p, inv),
-            mul(&c6, c, p, inv),
+            prod.mul(&a6, a, p, inv),
+            prod.mul(&b6, b, p, inv),
+            prod.mul(&c6, c, p, inv),
         ]
     } else {
         [
-            mul(&a4, a, p, inv),
-            mul(&b4, b, p, inv),
-            mul(&c4, c, p, inv),
+            prod.mul(&a4, a, p, inv),
+            prod.mul(&b4, b, p, inv),
+            prod.mul(&c4, c, p, inv),
         ]
     };
     debug_assert!(x.iter().all(|x| is_below(x, &M::SBOX_BOUND)));
@@ -193,9 +248,11 @@ pub(super) fn permute_rescaled<
     const S0: u32,
     const S1: u32,
     const S2: u32,
+    P: Products,
 >(
     tables: &Tables64<M, ROWS>,
     state: &mut [Fe64<M>; WIDTH],
+    prod: P,
 ) where
     Fe64<M>: FieldArith,
 {
@@ -214,7 +271,7 @@ pub(super) fn permute_rescaled<
         mont_mul(&state[i].0, &r.d[i], p, inv)
     });
     for k_r in folded {
-        let x = sbox3::<M>(&s, pow7);
+        let x = sbox3::<M, P>(&s, pow7, prod);
         s = [
             dot2_shift_add(&r.mds[0], &x, C0, S0, &k_r[0], p, inv),
             dot2_shift_add(&r.mds[1], &x, C1, S1, &k_r[1], p, inv),

@@ -631,3 +631,74 @@ fn single_form_rule() {
     assert_eq!(choose_form(Some("16"), false, 6), Single::Four, "ignored");
     assert_eq!(choose_form(Some(""), true, 0x1A), Single::Eight, "ignored");
 }
+
+/// The assembly product against `mont_mul_lazy`, bit for bit: every pair of the
+/// lazy inputs (up to 1.53125p, edges included), squares, and the interleaved
+/// reduction's limit (a just below 2^256 − p, b up to 2^256 − 1). Passes
+/// vacuously without BMI2 and ADX, where the backend never runs it.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn adx_products() {
+    let Some(adx) = super::adx::Adx::detect() else {
+        return;
+    };
+    fn check<M: Modulus64>(adx: super::adx::Adx) {
+        let m = [M::P[0], M::P[1], M::INV];
+        let xs = inputs::<M>(&M::SBOX_BOUND, 31);
+        for a in &xs {
+            for b in &xs {
+                assert_eq!(adx.mul(a, b, &m), mont_mul_lazy(a, b, &M::P, M::INV), "{a:?}·{b:?}");
+            }
+            assert_eq!(adx.mul(a, a, &m), mont_square_lazy(a, &M::P, M::INV), "{a:?}²");
+        }
+        let top = dec(&neg(&M::P));
+        let mut rng = Xs(37);
+        let max = [u64::MAX; LIMBS];
+        let bs = [max, top, [0; LIMBS], [1, 0, 0, 0], rng.below(&max), rng.below(&max)];
+        for a in [top, dec(&top), M::P, rng.below(&top)] {
+            for b in &bs {
+                assert_eq!(adx.mul(&a, b, &m), mont_mul_lazy(&a, b, &M::P, M::INV));
+            }
+        }
+    }
+    check::<Pallas>(adx);
+    check::<Vesta>(adx);
+}
+
+/// The permutations with `arith`'s portable products, against the reference: the
+/// backend tests cover only the products this CPU picks.
+#[test]
+fn portable_products_permutation() {
+    use super::rounds::{kimchi_fp, kimchi_fq, legacy_fp, legacy_fq, Portable};
+    let mut rng = Xs(41);
+    let max = [u64::MAX; LIMBS];
+    for round in 0..6 {
+        let fp: [Fp; WIDTH] = core::array::from_fn(|e| match round {
+            0 => [Fp::from(0u64), -Fp::from(1u64), Fp::from(1u64)][e],
+            _ => value::<Fp>(&rng.below(&max), 64),
+        });
+        let fq: [Fq; WIDTH] = core::array::from_fn(|e| match round {
+            0 => [Fq::from(0u64), -Fq::from(1u64), Fq::from(1u64)][e],
+            _ => value::<Fq>(&rng.below(&max), 64),
+        });
+        for set in [ParamSet::Kimchi, ParamSet::Legacy] {
+            let (mut want_p, mut want_q) = (fp, fq);
+            crate::permute_with::<Fp, crate::backend::Reference>(set, &mut want_p);
+            crate::permute_with::<Fq, crate::backend::Reference>(set, &mut want_q);
+            let mut got_p = fp.map(Fe64::<Pallas>::from_field);
+            let mut got_q = fq.map(Fe64::<Vesta>::from_field);
+            match set {
+                ParamSet::Kimchi => {
+                    kimchi_fp::permute_with(&mut got_p, Portable);
+                    kimchi_fq::permute_with(&mut got_q, Portable);
+                }
+                _ => {
+                    legacy_fp::permute_with(&mut got_p, Portable);
+                    legacy_fq::permute_with(&mut got_q, Portable);
+                }
+            }
+            assert_eq!(got_p.map(|x| x.to_field()), want_p, "{set}");
+            assert_eq!(got_q.map(|x| x.to_field()), want_q, "{set}");
+        }
+    }
+}
