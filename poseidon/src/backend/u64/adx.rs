@@ -8,9 +8,10 @@
 //! product's low word goes into the chain of OF (`adox`) and its high word into
 //! the chain of CF (`adcx`), so neither waits on the other, and `mulx` leaves the
 //! flags alone. LLVM's code for the `u128` form uses one chain and moves every
-//! product through `rax`/`rdx`. On the Intel Xeon of 2026-12-07 the permutation
-//! took about 0.93× the time with the S-box's products and squares here (the
-//! linear-layer rows in the same form gained nothing; docs/experiments/native.md).
+//! product through `rax`/`rdx`. On an Intel Xeon (Sapphire Rapids class) the
+//! permutation takes 0.92× the time with the S-box's products and squares here
+//! (`make ab`); the linear-layer rows in the same form, and a square with each
+//! cross product once, gained nothing (docs/experiments/native.md).
 //!
 //! Bounds are `mont_mul_lazy`'s: a < 2^256 − p, any b; the value stays below 2^320
 //! within a step and below a + p < 2^256 after it, so the top word never carries
@@ -85,6 +86,27 @@ impl Adx {
     }
 }
 
+/// One instruction on two named operands: `op {d}, {s}`.
+macro_rules! op2 {
+    ($op:literal, $d:literal, $s:literal) => {
+        concat!($op, " {", $d, "}, {", $s, "}\n")
+    };
+}
+
+/// rdx·[src]: its low word into `lo_dst` on the OF chain, its high word into
+/// `hi_dst` on the CF chain.
+macro_rules! mac2 {
+    ($src:literal, $lo_dst:literal, $hi_dst:literal) => {
+        concat!(
+            "mulx {hi}, {lo}, qword ptr ",
+            $src,
+            "\n",
+            op2!("adox", $lo_dst, "lo"),
+            op2!("adcx", $hi_dst, "hi"),
+        )
+    };
+}
+
 /// Row i ≥ 1 (b_i at byte offset `off`): T0..T3 += a·b_i, the top in T4. Low words
 /// on the OF chain, high words on the CF chain; both end in T4.
 macro_rules! row {
@@ -94,39 +116,15 @@ macro_rules! row {
             $off,
             "]\n",
             "xor {z:e}, {z:e}\n", // z = 0, CF = OF = 0
-            "mulx {hi}, {lo}, qword ptr [{a}]\n",
-            "adox {",
-            $t0,
-            "}, {lo}\n",
-            "adcx {",
-            $t1,
-            "}, {hi}\n",
-            "mulx {hi}, {lo}, qword ptr [{a} + 8]\n",
-            "adox {",
-            $t1,
-            "}, {lo}\n",
-            "adcx {",
-            $t2,
-            "}, {hi}\n",
-            "mulx {hi}, {lo}, qword ptr [{a} + 16]\n",
-            "adox {",
-            $t2,
-            "}, {lo}\n",
-            "adcx {",
-            $t3,
-            "}, {hi}\n",
+            mac2!("[{a}]", $t0, $t1),
+            mac2!("[{a} + 8]", $t1, $t2),
+            mac2!("[{a} + 16]", $t2, $t3),
             "mulx {",
             $t4,
             "}, {lo}, qword ptr [{a} + 24]\n",
-            "adox {",
-            $t3,
-            "}, {lo}\n",
-            "adcx {",
-            $t4,
-            "}, {z}\n",
-            "adox {",
-            $t4,
-            "}, {z}\n",
+            op2!("adox", $t3, "lo"),
+            op2!("adcx", $t4, "z"),
+            op2!("adox", $t4, "z"),
         )
     };
 }
@@ -143,41 +141,17 @@ macro_rules! reduce_step {
             "}\n",
             "imul rdx, qword ptr [{m} + 16]\n",
             "xor {z:e}, {z:e}\n",
-            "mulx {hi}, {lo}, qword ptr [{m}]\n",
-            "adox {",
-            $t0,
-            "}, {lo}\n",
-            "adcx {",
-            $t1,
-            "}, {hi}\n",
-            "mulx {hi}, {lo}, qword ptr [{m} + 8]\n",
-            "adox {",
-            $t1,
-            "}, {lo}\n",
-            "adcx {",
-            $t2,
-            "}, {hi}\n",
-            "adox {",
-            $t2,
-            "}, {z}\n",
-            "adcx {",
-            $t3,
-            "}, {z}\n",
-            "adox {",
-            $t3,
-            "}, {z}\n",
-            "adcx {",
-            $t4,
-            "}, {z}\n",
-            "adox {",
-            $t4,
-            "}, {z}\n",
+            mac2!("[{m}]", $t0, $t1),
+            mac2!("[{m} + 8]", $t1, $t2),
+            op2!("adox", $t2, "z"),
+            op2!("adcx", $t3, "z"),
+            op2!("adox", $t3, "z"),
+            op2!("adcx", $t4, "z"),
+            op2!("adox", $t4, "z"),
             "mov {lo}, rdx\n",
             "shl {lo}, 62\n",
             "shr rdx, 2\n",
-            "add {",
-            $t3,
-            "}, {lo}\n",
+            op2!("add", $t3, "lo"),
             "adc {",
             $t4,
             "}, rdx\n",
@@ -185,4 +159,4 @@ macro_rules! reduce_step {
     };
 }
 
-use {reduce_step, row};
+use {mac2, op2, reduce_step, row};

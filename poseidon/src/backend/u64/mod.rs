@@ -5,6 +5,8 @@
 //! costs nothing; what is faster is the arithmetic (see `arith.rs`):
 //! - the reduction is specialised to the Pasta primes (limb 2 of p is zero, limb 3
 //!   is 2^62: two word products and a shift per step instead of four products);
+//! - products reduce limb by limb (CIOS), and on x86-64 CPUs with BMI2 and ADX
+//!   the S-box's run in assembly on two carry chains (`adx.rs`, chosen at run time);
 //! - squaring computes each cross product once;
 //! - the S-box x^7 is two squarings and two multiplications (upstream's `pow`
 //!   takes three of each), and the three S-box chains of a round are interleaved;

@@ -647,14 +647,29 @@ fn adx_products() {
         let xs = inputs::<M>(&M::SBOX_BOUND, 31);
         for a in &xs {
             for b in &xs {
-                assert_eq!(adx.mul(a, b, &m), mont_mul_lazy(a, b, &M::P, M::INV), "{a:?}·{b:?}");
+                assert_eq!(
+                    adx.mul(a, b, &m),
+                    mont_mul_lazy(a, b, &M::P, M::INV),
+                    "{a:?}·{b:?}"
+                );
             }
-            assert_eq!(adx.mul(a, a, &m), mont_square_lazy(a, &M::P, M::INV), "{a:?}²");
+            assert_eq!(
+                adx.mul(a, a, &m),
+                mont_square_lazy(a, &M::P, M::INV),
+                "{a:?}²"
+            );
         }
         let top = dec(&neg(&M::P));
         let mut rng = Xs(37);
         let max = [u64::MAX; LIMBS];
-        let bs = [max, top, [0; LIMBS], [1, 0, 0, 0], rng.below(&max), rng.below(&max)];
+        let bs = [
+            max,
+            top,
+            [0; LIMBS],
+            [1, 0, 0, 0],
+            rng.below(&max),
+            rng.below(&max),
+        ];
         for a in [top, dec(&top), M::P, rng.below(&top)] {
             for b in &bs {
                 assert_eq!(adx.mul(&a, b, &m), mont_mul_lazy(&a, b, &M::P, M::INV));
