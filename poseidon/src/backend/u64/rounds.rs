@@ -181,11 +181,13 @@ impl Products for Portable {
 impl Products for super::adx::Adx {
     #[inline(always)]
     fn mul(self, a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
+        use super::arith::{is_pasta_shaped, neg};
+        debug_assert!(is_pasta_shaped(p) && is_below(a, &neg(p)));
         super::adx::Adx::mul(self, a, b, &[p[0], p[1], inv])
     }
     #[inline(always)]
     fn sq(self, a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
-        super::adx::Adx::mul(self, a, a, &[p[0], p[1], inv])
+        Products::mul(self, a, a, p, inv)
     }
 }
 
