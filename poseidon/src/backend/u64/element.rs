@@ -29,6 +29,9 @@ pub trait Modulus64: Copy + fmt::Debug + Send + Sync + Eq + 'static {
     const TO52: [u64; LIMBS] = mont_mul(&Self::R2, &[16, 0, 0, 0], &Self::P, Self::INV);
     /// p in 5 limbs of 52 bits (the IFMA lanes' form).
     const P52: [u64; 5] = split_limbs(&Self::P, 52);
+    /// [p_0, p_1, −p⁻¹ mod 2^64]: what a reduction step of the Pasta shape reads
+    /// (the assembly products read it from memory, so it lives in a static).
+    const REDUCTION: &'static [u64; 3] = &[Self::P[0], Self::P[1], Self::INV];
 }
 
 impl Modulus64 for Pallas {

@@ -155,8 +155,8 @@ u64_tables!(LEGACY_FQ, Vesta, ParamSet::Legacy, legacy_fq, 5);
 /// How the S-box multiplies: [`Portable`] (`arith`'s `u128` code) or, on x86-64
 /// CPUs with BMI2 and ADX, [`Adx`](super::adx::Adx)'s assembly. The same bits.
 pub(super) trait Products: Copy {
-    fn mul(self, a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS];
-    fn sq(self, a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS];
+    fn mul<M: Modulus64>(self, a: &[u64; LIMBS], b: &[u64; LIMBS]) -> [u64; LIMBS];
+    fn sq<M: Modulus64>(self, a: &[u64; LIMBS]) -> [u64; LIMBS];
 }
 
 /// [`arith::mont_mul_lazy`] and [`arith::mont_square_lazy`].
@@ -165,12 +165,12 @@ pub(super) struct Portable;
 
 impl Products for Portable {
     #[inline(always)]
-    fn mul(self, a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
-        mont_mul_lazy(a, b, p, inv)
+    fn mul<M: Modulus64>(self, a: &[u64; LIMBS], b: &[u64; LIMBS]) -> [u64; LIMBS] {
+        mont_mul_lazy(a, b, &M::P, M::INV)
     }
     #[inline(always)]
-    fn sq(self, a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
-        mont_square_lazy(a, p, inv)
+    fn sq<M: Modulus64>(self, a: &[u64; LIMBS]) -> [u64; LIMBS] {
+        mont_square_lazy(a, &M::P, M::INV)
     }
 }
 
@@ -180,14 +180,13 @@ impl Products for Portable {
 #[cfg(target_arch = "x86_64")]
 impl Products for super::adx::Adx {
     #[inline(always)]
-    fn mul(self, a: &[u64; LIMBS], b: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
-        use super::arith::{is_pasta_shaped, neg};
-        debug_assert!(is_pasta_shaped(p) && is_below(a, &neg(p)));
-        super::adx::Adx::mul(self, a, b, &[p[0], p[1], inv])
+    fn mul<M: Modulus64>(self, a: &[u64; LIMBS], b: &[u64; LIMBS]) -> [u64; LIMBS] {
+        debug_assert!(is_below(a, &super::arith::neg(&M::P)));
+        super::adx::Adx::mul(self, a, b, M::REDUCTION)
     }
     #[inline(always)]
-    fn sq(self, a: &[u64; LIMBS], p: &[u64; LIMBS], inv: u64) -> [u64; LIMBS] {
-        Products::mul(self, a, a, p, inv)
+    fn sq<M: Modulus64>(self, a: &[u64; LIMBS]) -> [u64; LIMBS] {
+        Products::mul::<M>(self, a, a)
     }
 }
 
@@ -203,32 +202,27 @@ fn sbox3<M: Modulus64, P: Products>(
     pow7: bool,
     prod: P,
 ) -> [[u64; LIMBS]; WIDTH] {
-    let (p, inv) = (&M::P, M::INV);
     debug_assert!(s.iter().all(|x| is_below(x, &M::STATE_BOUND)));
     let [a, b, c] = s;
-    let (a2, b2, c2) = (prod.sq(a, p, inv), prod.sq(b, p, inv), prod.sq(c, p, inv));
-    let (a4, b4, c4) = (
-        prod.sq(&a2, p, inv),
-        prod.sq(&b2, p, inv),
-        prod.sq(&c2, p, inv),
-    );
+    let (a2, b2, c2) = (prod.sq::<M>(a), prod.sq::<M>(b), prod.sq::<M>(c));
+    let (a4, b4, c4) = (prod.sq::<M>(&a2), prod.sq::<M>(&b2), prod.sq::<M>(&c2));
     let x = if pow7 {
         let (a6, b6, c6) = (
-            prod.mul(&a4, &a2, p, inv),
-            prod.mul(&b4, &b2, p, inv),
-            prod.mul(&c4, &c2, p, inv),
+            prod.mul::<M>(&a4, &a2),
+            prod.mul::<M>(&b4, &b2),
+            prod.mul::<M>(&c4, &c2),
         );
         debug_assert!([a6, b6, c6].iter().all(|x| is_below(x, &M::SBOX_BOUND)));
         [
-            prod.mul(&a6, a, p, inv),
-            prod.mul(&b6, b, p, inv),
-            prod.mul(&c6, c, p, inv),
+            prod.mul::<M>(&a6, a),
+            prod.mul::<M>(&b6, b),
+            prod.mul::<M>(&c6, c),
         ]
     } else {
         [
-            prod.mul(&a4, a, p, inv),
-            prod.mul(&b4, b, p, inv),
-            prod.mul(&c4, c, p, inv),
+            prod.mul::<M>(&a4, a),
+            prod.mul::<M>(&b4, b),
+            prod.mul::<M>(&c4, c),
         ]
     };
     debug_assert!(x.iter().all(|x| is_below(x, &M::SBOX_BOUND)));
