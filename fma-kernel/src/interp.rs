@@ -121,10 +121,13 @@ impl<'m> Interp<'m> {
                     .collect();
                 it.call(name, &ptrs);
             }
-            Step::Broadcast { from, lane, to } => {
+            Step::Lanes { from, lane, to } => {
                 for l in 0..LIMBS as u32 {
-                    let x = it.load(BASE + from + 16 * l);
-                    it.store(BASE + to + 16 * l, [x[*lane as usize]; 2]);
+                    let [a, bb] = from.map(|f| it.load(BASE + f + 16 * l));
+                    it.store(
+                        BASE + to + 16 * l,
+                        [a[lane[0] as usize], bb[lane[1] as usize]],
+                    );
                 }
             }
         };

@@ -6,7 +6,7 @@
 //! as one reassociated tree and keeps every high half live (spills).
 //!
 //! Each kernel runs independent streams interleaved statement by statement (two
-//! for the single permutation's two vectors, three for the pair's), and scans
+//! or three for the single permutation, three for the pair's), and scans
 //! products column by column with the Montgomery reduction (R = 2^260) in the
 //! same columns, so only two columns are live.
 //!
@@ -29,6 +29,9 @@
 //! Two exports: `fma_permute` (one state; elements 0 and 1 in the lanes of one
 //! vector, element 2 in both lanes of another) and `fma_permute2` (two states, one
 //! per lane: no lane is duplicated, and the rescaling below fits whole vectors).
+//! The single permutation's S-box is x⁷ = x³·x⁴ with element 2's x³ and x⁴ in the
+//! two lanes of one vector, so a round takes seven vector products where x⁶·x took
+//! eight (`single_plan`).
 //! Elements enter and leave as x·2^261 mod p, any value below 2^256 (the `u29`
 //! backend's form, so the package converts by regrouping bits): the products by
 //! d/2 on entry and 2/d on exit turn it into the kernel's d·x·2^260 and back.

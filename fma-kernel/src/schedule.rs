@@ -297,10 +297,11 @@ pub(crate) enum Arg {
 #[derive(Clone, Debug)]
 pub(crate) enum Step {
     Call(&'static str, Vec<Arg>),
-    /// Lane `lane` of each limb of the vector at `from` into both lanes at `to`.
-    Broadcast {
-        from: u32,
-        lane: u32,
+    /// Lane i of each limb at `to` from lane `lane[i]` of the vector at `from[i]`
+    /// (a broadcast, a swap of lanes, or a blend of two vectors).
+    Lanes {
+        from: [u32; 2],
+        lane: [u32; 2],
         to: u32,
     },
 }
@@ -319,11 +320,17 @@ pub(crate) struct Plan {
 }
 
 /// Scratch vectors: the pair's state, x², x⁴, x⁶, x⁷ (three each); the single
-/// permutation uses the first twelve (two each, then the broadcast operands).
+/// permutation uses the first twelve (`single_plan`).
 pub(crate) const SCRATCH_VECTORS: u32 = 15;
 
 /// `fma_permute`: one permutation, elements 0 and 1 in the first vector's lanes,
-/// element 2 in both lanes of the second.
+/// element 2 in both lanes of the second. The S-box is x², then x³ and x⁴, then
+/// x⁷ = x³·x⁴: element 2's x³ and x⁴ are one product of [x₂² | x₂²] and
+/// [x₂ | x₂²], so the middle kernel runs three streams and a round takes seven
+/// vector products, where x⁴ then x⁶·x took eight in four kernels of two streams
+/// (0.89× the time under Node 24, docs/experiments/wasm.md). Scratch: the
+/// state (0, 1), x² (2, 3), x³ and x⁴ (4, 5, 6), the lane-blended operand (7), x⁷
+/// (8, 9), and x⁷'s elements 0 and 1 broadcast for the linear layer (10, 11).
 pub(crate) fn single_plan(l: &Layout) -> Plan {
     let s = |i: u32| Arg::At(l.scratch + V * i);
     let cols = |i: u32| Arg::At(TABLES + V * i);
@@ -352,19 +359,36 @@ pub(crate) fn single_plan(l: &Layout) -> Plan {
         stride: 2 * V,
         pre: vec![scale(false)],
         round: vec![
+            // [x₀² | x₁²] and [x₂² | x₂²].
             Step::Call("fma_sq", vec![s(0), s(1), s(2), s(3)]),
-            Step::Call("fma_sq", vec![s(2), s(3), s(4), s(5)]),
-            Step::Call("fma_mul", vec![s(4), s(2), s(5), s(3), s(6), s(7)]),
-            Step::Call("fma_mul", vec![s(6), s(0), s(7), s(1), s(8), s(9)]),
+            // [x₂ | x₂²]: element 2's x³ and x⁴ share one vector's two lanes.
+            Step::Lanes {
+                from: [at(1), at(3)],
+                lane: [0, 1],
+                to: at(7),
+            },
+            // Three streams: [x₀³ | x₁³], [x₀⁴ | x₁⁴], [x₂³ | x₂⁴].
+            Step::Call(
+                "fma_mul3",
+                vec![s(2), s(0), s(2), s(2), s(3), s(7), s(4), s(5), s(6)],
+            ),
+            // [x₂⁴ | x₂³].
+            Step::Lanes {
+                from: [at(6), at(6)],
+                lane: [1, 0],
+                to: at(7),
+            },
+            // x⁷ = x³·x⁴: [x₀⁷ | x₁⁷] and [x₂⁷ | x₂⁷].
+            Step::Call("fma_mul", vec![s(4), s(5), s(6), s(7), s(8), s(9)]),
             // Lanes 0 and 1 of x⁷'s first vector, each into both lanes.
-            Step::Broadcast {
-                from: at(8),
-                lane: 0,
+            Step::Lanes {
+                from: [at(8), at(8)],
+                lane: [0, 0],
                 to: at(10),
             },
-            Step::Broadcast {
-                from: at(8),
-                lane: 1,
+            Step::Lanes {
+                from: [at(8), at(8)],
+                lane: [1, 1],
                 to: at(11),
             },
             Step::Call("fma_mds", mds),

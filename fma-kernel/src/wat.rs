@@ -120,13 +120,16 @@ pub(crate) fn driver_wat(p: &Plan, scratch: u32, rounds: usize) -> String {
             }
             w.push_str(")\n");
         }
-        Step::Broadcast { from, lane, to } => {
-            let idx: Vec<String> = (0..16).map(|i| (8 * lane + i % 8).to_string()).collect();
+        Step::Lanes { from, lane, to } => {
+            // Bytes 0–15 of the shuffle's input are from[0]'s, 16–31 from[1]'s.
+            let idx: Vec<String> = (0..16)
+                .map(|i: u32| (16 * (i / 8) + 8 * lane[(i / 8) as usize] + i % 8).to_string())
+                .collect();
             for limb in 0..LIMBS as u32 {
-                let from = at(from + 16 * limb);
+                let [a, bb] = from.map(|f| at(f + 16 * limb));
                 writeln!(
                     w,
-                    "    (v128.store {} (i8x16.shuffle {} (v128.load {from}) (v128.load {from})))",
+                    "    (v128.store {} (i8x16.shuffle {} (v128.load {a}) (v128.load {bb})))",
                     at(to + 16 * limb),
                     idx.join(" ")
                 )
