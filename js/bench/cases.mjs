@@ -88,11 +88,20 @@ export function summarize(rows) {
 // The report of one runtime: env, rows, ratios; and its text.
 export function report(env, rows) {
   const { ratios, wrapper_overhead_ns } = summarize(rows);
+  // A batch far slower than as many single calls is not the engine's normal speed:
+  // seen in Firefox on an Intel VM, where SpiderMonkey's mix of SSE and AVX
+  // encodings meets a dirty upper register state (docs/experiments/wasm.md).
+  const batch = ratios["64 hash calls / one hashMany (the batch path)"];
+  const warnings =
+    batch < 0.5
+      ? [`the batch path took ${(1 / batch).toFixed(1)}× as long as 64 single calls: not this engine's normal speed (see "Firefox's four-lane batches" in docs/experiments/wasm.md)`]
+      : [];
   const results = rows.map(([workload, implementation, median_ns]) => ({ workload, implementation, median_ns }));
   const lines = [`${env.runtime}: ${env.engine}, module ${env.module}, o1js ${O1JS_VERSION}; per call, median over ${env.rounds} rounds`];
   lines.push("| workload | implementation | median |", "| --- | --- | --- |");
   for (const [w, impl, ns] of rows) lines.push(`| ${w} | ${impl} | ${(ns / 1000).toFixed(2)} µs |`);
   for (const [k, v] of Object.entries(ratios)) lines.push(`${k}: ${v.toFixed(2)}×`);
   lines.push(`wrapper overhead per hash call: ${(wrapper_overhead_ns / 1000).toFixed(2)} µs (hash minus the bare export)`);
-  return { json: { env: { ...env, o1js: O1JS_VERSION }, results, ratios, wrapper_overhead_ns }, text: lines.join("\n") };
+  for (const w of warnings) lines.push(`warning: ${w}`);
+  return { json: { env: { ...env, o1js: O1JS_VERSION }, results, ratios, wrapper_overhead_ns, warnings }, text: lines.join("\n") };
 }

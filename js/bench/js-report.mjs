@@ -1,6 +1,7 @@
 // Merges the per-runtime reports of the JavaScript comparison (bench.mjs under each
 // Node, bench-browser.mjs in Chromium) into one table: a column per runtime, the
-// ratios to o1js below it. Writes the merged JSON.
+// ratios to o1js below it, then any runtime's warnings (cases.mjs). Writes the
+// merged JSON.
 //   node js/bench/js-report.mjs --out FILE REPORT.json [REPORT.json ...]
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -29,6 +30,7 @@ for (const k of Object.keys(parts[0].ratios)) {
 console.log("\nthe JavaScript package against o1js " + parts[0].env.o1js + ", per runtime (median per call):");
 for (const p of parts) console.log(`  ${p.env.runtime}: ${p.env.engine}, module ${p.env.module}`);
 console.log(lines.join("\n"));
+for (const p of parts) for (const w of p.warnings ?? []) console.log(`warning (${p.env.runtime}): ${w}`);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ runtimes: Object.fromEntries(names.map((n, i) => [n, parts[i]])) }, null, 2) + "\n");
 console.log(`wrote ${out}`);
