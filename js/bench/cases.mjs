@@ -70,6 +70,9 @@ export async function makeCases({ Field, Poseidon }, blockCipher, module) {
   ];
 }
 
+// The ratio of 64 single hash calls to one hashMany of the same 64 pairs.
+const BATCH = "64 hash calls / one hashMany (the batch path)";
+
 // rows: [workload, implementation, median ns] in the order of makeCases.
 export function summarize(rows) {
   const ratio = (a, b) => rows[b][2] / rows[a][2];
@@ -79,7 +82,7 @@ export function summarize(rows) {
       "block cipher / ours (permutation, through our JavaScript wrapper)": ratio(0, 2),
       "Poseidon.hash / ours (hash of 1)": ratio(3, 5),
       "Poseidon.hash / ours (hash of 16)": ratio(6, 7),
-      "64 hash calls / one hashMany (the batch path)": ratio(8, 9),
+      [BATCH]: ratio(8, 9),
     },
     wrapper_overhead_ns: rows[3][2] - rows[4][2],
   };
@@ -91,7 +94,7 @@ export function report(env, rows) {
   // A batch far slower than as many single calls is not the engine's normal speed:
   // seen in Firefox on an Intel VM, where SpiderMonkey's mix of SSE and AVX
   // encodings meets a dirty upper register state (docs/experiments/wasm.md).
-  const batch = ratios["64 hash calls / one hashMany (the batch path)"];
+  const batch = ratios[BATCH];
   const warnings =
     batch < 0.5
       ? [`the batch path took ${(1 / batch).toFixed(1)}× as long as 64 single calls: not this engine's normal speed (see "Firefox's four-lane batches" in docs/experiments/wasm.md)`]
