@@ -1,21 +1,24 @@
-//! The S-box's Montgomery product in x86-64 assembly with BMI2's `mulx` and ADX's
-//! `adcx`/`adox`, for CPUs that have both (Intel from Broadwell, AMD from Zen):
-//! chosen at run time ([`Adx::detect`]), else `arith::mont_mul_lazy`.
+//! The permutation's Montgomery products in x86-64 assembly with BMI2's `mulx`
+//! and ADX's `adcx`/`adox`, for CPUs that have both (Intel from Broadwell, AMD
+//! from Zen): chosen at run time ([`Adx::detect`]), else `arith`'s portable code.
+//! Two forms: the S-box's product ([`Adx::mul`], as `arith::mont_mul_lazy`) and the
+//! rescaled linear layer's row ([`Adx::row`], as `arith::dot2_shift_add`).
 //!
-//! The algorithm is `arith::mont_mul_lazy`'s, CIOS on the Pasta shape, and gives
-//! the same bits: four rows, each adding a·b_i and then taking one reduction step.
-//! What the assembly adds is two carry chains at once: in a row, each limb
-//! product's low word goes into the chain of OF (`adox`) and its high word into
-//! the chain of CF (`adcx`), so neither waits on the other, and `mulx` leaves the
-//! flags alone. LLVM's code for the `u128` form uses one chain and moves every
-//! product through `rax`/`rdx`. On an Intel Xeon (Sapphire Rapids class) the
-//! permutation takes 0.92× the time with the S-box's products and squares here
-//! (`make ab`); the linear-layer rows in the same form, and a square with each
-//! cross product once, gained nothing (docs/experiments/native.md).
+//! The algorithms are `arith`'s, CIOS on the Pasta shape, and give the same bits:
+//! four steps, each adding the operands' rows (a·b_i, or the row's two products'
+//! limb i) and then taking one reduction step. What the assembly adds is two carry
+//! chains at once: in a row, each limb product's low word goes into the chain of
+//! OF (`adox`) and its high word into the chain of CF (`adcx`), so neither waits
+//! on the other, and `mulx` leaves the flags alone. LLVM's code for the `u128` form
+//! uses one chain and moves every product through `rax`/`rdx`. `make ab` of the
+//! permutation: the S-box's products and squares here, 0.92× the time on an Intel
+//! Xeon (Sapphire Rapids class); the rows too, 0.94× on an AMD EPYC of family 25
+//! (Zen 4), where on the Xeon they had gained nothing (docs/experiments/native.md).
 //!
-//! Bounds are `mont_mul_lazy`'s: a < 2^256 − p, any b; the value stays below 2^320
-//! within a step and below a + p < 2^256 after it, so the top word never carries
-//! out and the last `adcx`/`adox` of each chain adds a carry that fits.
+//! Bounds are `arith`'s: for the product a < 2^256 − p and any b, the value stays
+//! below 2^320 within a step and below a + p < 2^256 after it; for the row, below
+//! 2^320 within a step and 3.3p after the last. So the top word never carries out
+//! and the last `adcx`/`adox` of each chain adds a carry that fits.
 #![allow(unsafe_code)]
 
 use std::sync::OnceLock;
@@ -86,6 +89,77 @@ impl Adx {
     }
 }
 
+impl Adx {
+    /// [`arith::dot2_shift_add`](super::arith::dot2_shift_add) before its
+    /// `reduce_top`: for the power-of-two entry in column `J`, the value
+    /// (T + Q·p)/2^256 < 3.3p of T = m_a·x_a + m_b·x_b + y·2^192 + k_r, limb by limb
+    /// (CIOS) with the same Q, so the same bits. `y` is the power-of-two term
+    /// ([`shifted_term`](super::arith::shifted_term)); needs the x below 1.53125p and
+    /// m, k_r below p (the bounds of `dot2_shift_add`: below 2^320 within a step).
+    #[inline(always)]
+    pub(crate) fn row<const J: usize>(
+        self,
+        mrow: &[[u64; 4]; 3],
+        x: &[[u64; 4]; 3],
+        y: &[u64; 5],
+        k_r: &[u64; 4],
+        m: &[u64; 3],
+    ) -> [u64; 4] {
+        let [mut r0, mut r1, mut r2, r3] = *k_r;
+        let r4: u64;
+        // SAFETY: as `mul`: the CPU has BMI2 and ADX; the block reads 12 words at
+        // `x` and at `mrow`, 5 at `y` and 3 at `m` (all in bounds), writes only its
+        // declared registers, and does not touch the stack.
+        macro_rules! body {
+            ($a:literal, $b:literal) => {
+                unsafe {
+                    core::arch::asm!(
+                        row_at!($a, "0", "t0", "t1", "t2", "t3", "t4"),
+                        row_acc!($b, "0", "t0", "t1", "t2", "t3", "t4"),
+                        reduce_step!("t0", "t1", "t2", "t3", "t4"),
+                        row_at!($a, "8", "t1", "t2", "t3", "t4", "t0"),
+                        row_acc!($b, "8", "t1", "t2", "t3", "t4", "t0"),
+                        reduce_step!("t1", "t2", "t3", "t4", "t0"),
+                        row_at!($a, "16", "t2", "t3", "t4", "t0", "t1"),
+                        row_acc!($b, "16", "t2", "t3", "t4", "t0", "t1"),
+                        reduce_step!("t2", "t3", "t4", "t0", "t1"),
+                        row_at!($a, "24", "t3", "t4", "t0", "t1", "t2"),
+                        row_acc!($b, "24", "t3", "t4", "t0", "t1", "t2"),
+                        // y·2^192: its five words onto the step's five.
+                        "add {t3}, qword ptr [{y}]",
+                        "adc {t4}, qword ptr [{y} + 8]",
+                        "adc {t0}, qword ptr [{y} + 16]",
+                        "adc {t1}, qword ptr [{y} + 24]",
+                        "adc {t2}, qword ptr [{y} + 32]",
+                        reduce_step!("t3", "t4", "t0", "t1", "t2"),
+                        x = in(reg) x.as_ptr(),
+                        mr = in(reg) mrow.as_ptr(),
+                        y = in(reg) y.as_ptr(),
+                        m = in(reg) m.as_ptr(),
+                        t0 = inout(reg) r0,
+                        t1 = inout(reg) r1,
+                        t2 = inout(reg) r2,
+                        // Cleared by the last step.
+                        t3 = inout(reg) r3 => _,
+                        t4 = out(reg) r4,
+                        lo = out(reg) _,
+                        hi = out(reg) _,
+                        z = out(reg) _,
+                        out("rdx") _,
+                        options(pure, readonly, nostack),
+                    );
+                }
+            };
+        }
+        match J {
+            0 => body!("32", "64"),
+            1 => body!("64", "0"),
+            _ => body!("0", "32"),
+        }
+        [r4, r0, r1, r2]
+    }
+}
+
 /// One instruction on two named operands: `op {d}, {s}`.
 macro_rules! op2 {
     ($op:literal, $d:literal, $s:literal) => {
@@ -96,7 +170,7 @@ macro_rules! op2 {
 /// rdx·[src]: its low word into `lo_dst` on the OF chain, its high word into
 /// `hi_dst` on the CF chain.
 macro_rules! mac2 {
-    ($src:literal, $lo_dst:literal, $hi_dst:literal) => {
+    ($src:expr, $lo_dst:literal, $hi_dst:literal) => {
         concat!(
             "mulx {hi}, {lo}, qword ptr ",
             $src,
@@ -159,4 +233,55 @@ macro_rules! reduce_step {
     };
 }
 
-use {mac2, op2, reduce_step, row};
+/// x[·][i]·m[·] of the linear-layer row (`Adx::row`), the entry at byte `$at` of
+/// `{mr}` and the limb at `$at + $i` of `{x}`: T0..T3 += the product, its top
+/// into T4 (a fresh register). Chains as in `row!`.
+macro_rules! row_at {
+    ($at:literal, $i:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
+        concat!(
+            "mov rdx, qword ptr [{x} + ",
+            $at,
+            " + ",
+            $i,
+            "]\n",
+            "xor {z:e}, {z:e}\n",
+            mac2!(concat!("[{mr} + ", $at, "]"), $t0, $t1),
+            mac2!(concat!("[{mr} + ", $at, " + 8]"), $t1, $t2),
+            mac2!(concat!("[{mr} + ", $at, " + 16]"), $t2, $t3),
+            "mulx {",
+            $t4,
+            "}, {lo}, qword ptr [{mr} + ",
+            $at,
+            " + 24]\n",
+            op2!("adox", $t3, "lo"),
+            op2!("adcx", $t4, "z"),
+            op2!("adox", $t4, "z"),
+        )
+    };
+}
+
+/// As [`row_at!`], with T4 already holding the step's top: the product's top
+/// and both chains' carries are added to it (the value stays below 2^320).
+macro_rules! row_acc {
+    ($at:literal, $i:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
+        concat!(
+            "mov rdx, qword ptr [{x} + ",
+            $at,
+            " + ",
+            $i,
+            "]\n",
+            "xor {z:e}, {z:e}\n",
+            mac2!(concat!("[{mr} + ", $at, "]"), $t0, $t1),
+            mac2!(concat!("[{mr} + ", $at, " + 8]"), $t1, $t2),
+            mac2!(concat!("[{mr} + ", $at, " + 16]"), $t2, $t3),
+            "mulx {hi}, {lo}, qword ptr [{mr} + ",
+            $at,
+            " + 24]\n",
+            op2!("adox", $t3, "lo"),
+            op2!("adcx", $t4, "hi"),
+            op2!("adox", $t4, "z"),
+        )
+    };
+}
+
+use {mac2, op2, reduce_step, row, row_acc, row_at};

@@ -330,25 +330,8 @@ pub(crate) const fn dot2_shift_add(
     p: &[u64; LIMBS],
     inv: u64,
 ) -> [u64; LIMBS] {
-    debug_assert!(shift <= 2);
     let (a, b) = ((j + 1) % 3, (j + 2) % 3);
-    // y = x_j·2^s (s = 64 − 29·shift ∈ [6, 64]) in five words.
-    let s = 64 - 29 * shift;
-    let xj = &x[j];
-    let mut y = [0u64; LIMBS + 1];
-    let mut k = 0;
-    while k <= LIMBS {
-        let lo = if k < LIMBS && s < 64 { xj[k] << s } else { 0 };
-        let hi = if k == 0 {
-            0
-        } else if s == 64 {
-            xj[k - 1]
-        } else {
-            xj[k - 1] >> (64 - s)
-        };
-        y[k] = lo | hi;
-        k += 1;
-    }
+    let y = shifted_term(&x[j], shift);
     let mut t = *k_r;
     let mut i = 0;
     while i < LIMBS {
@@ -367,6 +350,29 @@ pub(crate) const fn dot2_shift_add(
         i += 1;
     }
     reduce_top(&t, p)
+}
+
+/// The power-of-two term of a rescaled linear-layer row ([`dot2_shift_add`]):
+/// x_j·2^(64 − 29·shift) in five words, for shift ≤ 2 (a shift left by 6 to 64).
+#[inline(always)]
+pub(crate) const fn shifted_term(xj: &[u64; LIMBS], shift: u32) -> [u64; LIMBS + 1] {
+    debug_assert!(shift <= 2);
+    let s = 64 - 29 * shift;
+    let mut y = [0u64; LIMBS + 1];
+    let mut k = 0;
+    while k <= LIMBS {
+        let lo = if k < LIMBS && s < 64 { xj[k] << s } else { 0 };
+        let hi = if k == 0 {
+            0
+        } else if s == 64 {
+            xj[k - 1]
+        } else {
+            xj[k - 1] >> (64 - s)
+        };
+        y[k] = lo | hi;
+        k += 1;
+    }
+    y
 }
 
 /// `p + p/2^a + p/2^b` (b = 0 omits the second term): bounds for lazy values.

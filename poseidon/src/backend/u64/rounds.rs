@@ -152,11 +152,22 @@ u64_tables!(KIMCHI_FQ, Vesta, ParamSet::Kimchi, kimchi_fq, 7);
 u64_tables!(LEGACY_FP, Pallas, ParamSet::Legacy, legacy_fp, 5);
 u64_tables!(LEGACY_FQ, Vesta, ParamSet::Legacy, legacy_fq, 5);
 
-/// How the S-box multiplies: [`Portable`] (`arith`'s `u128` code) or, on x86-64
-/// CPUs with BMI2 and ADX, [`Adx`](super::adx::Adx)'s assembly. The same bits.
+/// How the rounds multiply (the S-box's products and the linear layer's rows):
+/// [`Portable`] (`arith`'s `u128` code) or, on x86-64 CPUs with BMI2 and ADX,
+/// [`Adx`](super::adx::Adx)'s assembly. The same bits.
 pub(super) trait Products: Copy {
     fn mul<M: Modulus64>(self, a: &[u64; LIMBS], b: &[u64; LIMBS]) -> [u64; LIMBS];
     fn sq<M: Modulus64>(self, a: &[u64; LIMBS]) -> [u64; LIMBS];
+    /// One output of the rescaled linear layer, [`dot2_shift_add`] with the
+    /// power-of-two entry in column `J` and shift `S`.
+    fn row<M: Modulus64, const J: usize, const S: u32>(
+        self,
+        m: &[[u64; LIMBS]; WIDTH],
+        x: &[[u64; LIMBS]; WIDTH],
+        k_r: &[u64; LIMBS],
+    ) -> [u64; LIMBS] {
+        dot2_shift_add(m, x, J, S, k_r, &M::P, M::INV)
+    }
 }
 
 /// [`arith::mont_mul_lazy`] and [`arith::mont_square_lazy`].
@@ -187,6 +198,18 @@ impl Products for super::adx::Adx {
     #[inline(always)]
     fn sq<M: Modulus64>(self, a: &[u64; LIMBS]) -> [u64; LIMBS] {
         Products::mul::<M>(self, a, a)
+    }
+    #[inline(always)]
+    fn row<M: Modulus64, const J: usize, const S: u32>(
+        self,
+        m: &[[u64; LIMBS]; WIDTH],
+        x: &[[u64; LIMBS]; WIDTH],
+        k_r: &[u64; LIMBS],
+    ) -> [u64; LIMBS] {
+        debug_assert!(x.iter().all(|x| is_below(x, &M::SBOX_BOUND)));
+        let y = super::arith::shifted_term(&x[J], S);
+        let t = super::adx::Adx::row::<J>(self, m, x, &y, k_r, M::REDUCTION);
+        super::arith::reduce_top(&t, &M::P)
     }
 }
 
@@ -230,8 +253,8 @@ fn sbox3<M: Modulus64, P: Products>(
 }
 
 /// The permutation on the rescaled state u = D·s (`params::rescale`): in by d, per
-/// round [`sbox3`] and three [`dot2_shift_add`] (six 256-bit products instead of
-/// nine), out by d⁻¹. C0..C2 are the columns of the power-of-two entries and
+/// round [`sbox3`] and three rows ([`dot2_shift_add`], through `prod`; six 256-bit
+/// products instead of nine), out by d⁻¹. C0..C2 are the columns of the power-of-two entries and
 /// S0..S2 their shifts; constants, so each row's column choice and shift fold
 /// away. The state between rounds is below p (`reduce_top`).
 #[inline(always)]
@@ -269,9 +292,9 @@ pub(super) fn permute_rescaled<
     for k_r in folded {
         let x = sbox3::<M, P>(&s, pow7, prod);
         s = [
-            dot2_shift_add(&r.mds[0], &x, C0, S0, &k_r[0], p, inv),
-            dot2_shift_add(&r.mds[1], &x, C1, S1, &k_r[1], p, inv),
-            dot2_shift_add(&r.mds[2], &x, C2, S2, &k_r[2], p, inv),
+            prod.row::<M, C0, S0>(&r.mds[0], &x, &k_r[0]),
+            prod.row::<M, C1, S1>(&r.mds[1], &x, &k_r[1]),
+            prod.row::<M, C2, S2>(&r.mds[2], &x, &k_r[2]),
         ];
     }
     *state = core::array::from_fn(|i| Fe64::new(mont_mul(&s[i], &r.d_inv[i], p, inv)));

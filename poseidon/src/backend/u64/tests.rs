@@ -680,6 +680,51 @@ fn adx_products() {
     check::<Vesta>(adx);
 }
 
+/// The assembly linear-layer row against `dot2_shift_add`, bit for bit, for every
+/// column and shift on the cases of `rescaled_row_at_the_bounds` (S-box outputs up
+/// to 1.53125p, entries and constants up to p − 1, the all-maximum sum). Passes
+/// vacuously without BMI2 and ADX.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn adx_rows() {
+    use super::rounds::Products;
+    let Some(adx) = super::adx::Adx::detect() else {
+        return;
+    };
+    fn check<M: Modulus64>(adx: super::adx::Adx) {
+        let xs = inputs::<M>(&M::SBOX_BOUND, 7);
+        let ms = inputs::<M>(&M::P, 8);
+        let top = dec(&M::SBOX_BOUND);
+        let mut cases: Vec<RowCase> = vec![([dec(&M::P); 3], [top; 3], dec(&M::P))];
+        cases.extend((0..3 * xs.len()).map(|i| {
+            let pick = |v: &[[u64; LIMBS]], k: usize| v[(i * (k + 3) + k) % v.len()];
+            (
+                core::array::from_fn(|k| pick(&ms, k)),
+                core::array::from_fn(|k| pick(&xs, k + 1)),
+                pick(&ms, 7),
+            )
+        }));
+        for (m, x, k) in &cases {
+            let want = |j, s| dot2_shift_add(m, x, j, s, k, &M::P, M::INV);
+            assert_eq!(
+                Products::row::<M, 0, 0>(adx, m, x, k),
+                want(0, 0),
+                "{m:?} {x:?} {k:?}"
+            );
+            assert_eq!(Products::row::<M, 0, 1>(adx, m, x, k), want(0, 1));
+            assert_eq!(Products::row::<M, 0, 2>(adx, m, x, k), want(0, 2));
+            assert_eq!(Products::row::<M, 1, 0>(adx, m, x, k), want(1, 0));
+            assert_eq!(Products::row::<M, 1, 1>(adx, m, x, k), want(1, 1));
+            assert_eq!(Products::row::<M, 1, 2>(adx, m, x, k), want(1, 2));
+            assert_eq!(Products::row::<M, 2, 0>(adx, m, x, k), want(2, 0));
+            assert_eq!(Products::row::<M, 2, 1>(adx, m, x, k), want(2, 1));
+            assert_eq!(Products::row::<M, 2, 2>(adx, m, x, k), want(2, 2));
+        }
+    }
+    check::<Pallas>(adx);
+    check::<Vesta>(adx);
+}
+
 /// The permutations with `arith`'s portable products, against the reference: the
 /// backend tests cover only the products this CPU picks.
 #[test]
