@@ -63,11 +63,11 @@ impl Adx {
                 // Then the registers rotate: after each step the value is in the
                 // four after the one the step cleared, which takes the next top.
                 reduce_step!("t0", "t1", "t2", "t3", "t4"),
-                row!("8", "t1", "t2", "t3", "t4", "t0"),
+                row!("[{b} + 8]", "{a}", "t1", "t2", "t3", "t4", "t0"),
                 reduce_step!("t1", "t2", "t3", "t4", "t0"),
-                row!("16", "t2", "t3", "t4", "t0", "t1"),
+                row!("[{b} + 16]", "{a}", "t2", "t3", "t4", "t0", "t1"),
                 reduce_step!("t2", "t3", "t4", "t0", "t1"),
-                row!("24", "t3", "t4", "t0", "t1", "t2"),
+                row!("[{b} + 24]", "{a}", "t3", "t4", "t0", "t1", "t2"),
                 reduce_step!("t3", "t4", "t0", "t1", "t2"),
                 a = in(reg) a.as_ptr(),
                 b = in(reg) b.as_ptr(),
@@ -115,16 +115,16 @@ impl Adx {
                 unsafe {
                     core::arch::asm!(
                         row_at!($a, "0", "t0", "t1", "t2", "t3", "t4"),
-                        row_acc!($b, "0", "t0", "t1", "t2", "t3", "t4"),
+                        row_at!(@acc $b, "0", "t0", "t1", "t2", "t3", "t4"),
                         reduce_step!("t0", "t1", "t2", "t3", "t4"),
                         row_at!($a, "8", "t1", "t2", "t3", "t4", "t0"),
-                        row_acc!($b, "8", "t1", "t2", "t3", "t4", "t0"),
+                        row_at!(@acc $b, "8", "t1", "t2", "t3", "t4", "t0"),
                         reduce_step!("t1", "t2", "t3", "t4", "t0"),
                         row_at!($a, "16", "t2", "t3", "t4", "t0", "t1"),
-                        row_acc!($b, "16", "t2", "t3", "t4", "t0", "t1"),
+                        row_at!(@acc $b, "16", "t2", "t3", "t4", "t0", "t1"),
                         reduce_step!("t2", "t3", "t4", "t0", "t1"),
                         row_at!($a, "24", "t3", "t4", "t0", "t1", "t2"),
-                        row_acc!($b, "24", "t3", "t4", "t0", "t1", "t2"),
+                        row_at!(@acc $b, "24", "t3", "t4", "t0", "t1", "t2"),
                         // y·2^192: its five words onto the step's five.
                         "add {t3}, qword ptr [{y}]",
                         "adc {t4}, qword ptr [{y} + 8]",
@@ -181,28 +181,6 @@ macro_rules! mac2 {
     };
 }
 
-/// Row i ≥ 1 (b_i at byte offset `off`): T0..T3 += a·b_i, the top in T4. Low words
-/// on the OF chain, high words on the CF chain; both end in T4.
-macro_rules! row {
-    ($off:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
-        concat!(
-            "mov rdx, qword ptr [{b} + ",
-            $off,
-            "]\n",
-            "xor {z:e}, {z:e}\n", // z = 0, CF = OF = 0
-            mac2!("[{a}]", $t0, $t1),
-            mac2!("[{a} + 8]", $t1, $t2),
-            mac2!("[{a} + 16]", $t2, $t3),
-            "mulx {",
-            $t4,
-            "}, {lo}, qword ptr [{a} + 24]\n",
-            op2!("adox", $t3, "lo"),
-            op2!("adcx", $t4, "z"),
-            op2!("adox", $t4, "z"),
-        )
-    };
-}
-
 /// One reduction step on T0..T4: q = T0·(−p⁻¹), then T + q·p, whose word T0 is
 /// zero, leaving (T + q·p)/2^64 in T1..T4. q·p = q·p_0 + q·p_1·2^64 + q·2^254; the
 /// last term's words (q << 62, q >> 2) are added once both chains have ended,
@@ -233,25 +211,41 @@ macro_rules! reduce_step {
     };
 }
 
-/// x[·][i]·m[·] of the linear-layer row (`Adx::row`), the entry at byte `$at` of
-/// `{mr}` and the limb at `$at + $i` of `{x}`: T0..T3 += the product, its top
-/// into T4 (a fresh register). Chains as in `row!`.
-macro_rules! row_at {
-    ($at:literal, $i:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
+/// One row: T0..T3 += rdx·E with rdx = the word at `$mult` and E the four words
+/// at `$e` (both addresses as the assembler writes them), low words on the OF
+/// chain and high words on the CF chain. Its top goes into T4, a fresh register
+/// (`@acc`: T4 already holds the step's top, and the product's top and both
+/// chains' carries are added to it; the value stays below 2^320).
+macro_rules! row {
+    (@head $mult:expr, $e:expr, $t0:literal, $t1:literal, $t2:literal, $t3:literal) => {
         concat!(
-            "mov rdx, qword ptr [{x} + ",
-            $at,
-            " + ",
-            $i,
-            "]\n",
-            "xor {z:e}, {z:e}\n",
-            mac2!(concat!("[{mr} + ", $at, "]"), $t0, $t1),
-            mac2!(concat!("[{mr} + ", $at, " + 8]"), $t1, $t2),
-            mac2!(concat!("[{mr} + ", $at, " + 16]"), $t2, $t3),
+            "mov rdx, qword ptr ",
+            $mult,
+            "\n",
+            "xor {z:e}, {z:e}\n", // z = 0, CF = OF = 0
+            mac2!(concat!("[", $e, "]"), $t0, $t1),
+            mac2!(concat!("[", $e, " + 8]"), $t1, $t2),
+            mac2!(concat!("[", $e, " + 16]"), $t2, $t3),
+        )
+    };
+    (@acc $mult:expr, $e:expr, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
+        concat!(
+            row!(@head $mult, $e, $t0, $t1, $t2, $t3),
+            "mulx {hi}, {lo}, qword ptr [",
+            $e,
+            " + 24]\n",
+            op2!("adox", $t3, "lo"),
+            op2!("adcx", $t4, "hi"),
+            op2!("adox", $t4, "z"),
+        )
+    };
+    ($mult:expr, $e:expr, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
+        concat!(
+            row!(@head $mult, $e, $t0, $t1, $t2, $t3),
             "mulx {",
             $t4,
-            "}, {lo}, qword ptr [{mr} + ",
-            $at,
+            "}, {lo}, qword ptr [",
+            $e,
             " + 24]\n",
             op2!("adox", $t3, "lo"),
             op2!("adcx", $t4, "z"),
@@ -260,28 +254,16 @@ macro_rules! row_at {
     };
 }
 
-/// As [`row_at!`], with T4 already holding the step's top: the product's top
-/// and both chains' carries are added to it (the value stays below 2^320).
-macro_rules! row_acc {
+/// The linear-layer row's limb products (`Adx::row`): x[k][i]·m[k] for the
+/// operand at byte `$at` of `{x}` and `{mr}` (k = `$at`/32) and limb `$i` (bytes),
+/// a fresh top, or (`@acc`) onto the step's top.
+macro_rules! row_at {
+    (@acc $at:literal, $i:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
+        row!(@acc concat!("[{x} + ", $at, " + ", $i, "]"), concat!("{mr} + ", $at), $t0, $t1, $t2, $t3, $t4)
+    };
     ($at:literal, $i:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
-        concat!(
-            "mov rdx, qword ptr [{x} + ",
-            $at,
-            " + ",
-            $i,
-            "]\n",
-            "xor {z:e}, {z:e}\n",
-            mac2!(concat!("[{mr} + ", $at, "]"), $t0, $t1),
-            mac2!(concat!("[{mr} + ", $at, " + 8]"), $t1, $t2),
-            mac2!(concat!("[{mr} + ", $at, " + 16]"), $t2, $t3),
-            "mulx {hi}, {lo}, qword ptr [{mr} + ",
-            $at,
-            " + 24]\n",
-            op2!("adox", $t3, "lo"),
-            op2!("adcx", $t4, "hi"),
-            op2!("adox", $t4, "z"),
-        )
+        row!(concat!("[{x} + ", $at, " + ", $i, "]"), concat!("{mr} + ", $at), $t0, $t1, $t2, $t3, $t4)
     };
 }
 
-use {mac2, op2, reduce_step, row, row_acc, row_at};
+use {mac2, op2, reduce_step, row, row_at};
