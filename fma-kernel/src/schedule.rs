@@ -328,7 +328,7 @@ pub(crate) const SCRATCH_VECTORS: u32 = 15;
 /// x⁷ = x³·x⁴: element 2's x³ and x⁴ are one product of [x₂² | x₂²] and
 /// [x₂ | x₂²], so the middle kernel runs three streams and a round takes seven
 /// vector products, where x⁴ then x⁶·x took eight in four kernels of two streams
-/// (0.89× the time under Node 24, docs/experiments/wasm.md). Scratch: the
+/// (0.89× the time under Node 24, docs/experiments/wasm-fma.md). Scratch: the
 /// state (0, 1), x² (2, 3), x³ and x⁴ (4, 5, 6), the lane-blended operand (7), x⁷
 /// (8, 9), and x⁷'s elements 0 and 1 broadcast for the linear layer (10, 11).
 pub(crate) fn single_plan(l: &Layout) -> Plan {
