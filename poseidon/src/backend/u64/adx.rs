@@ -12,7 +12,7 @@
 //! on the other, and `mulx` leaves the flags alone. LLVM's code for the `u128` form
 //! uses one chain and moves every product through `rax`/`rdx`. `make ab` of the
 //! permutation: the S-box's products and squares here, 0.92× the time on an Intel
-//! Xeon (Sapphire Rapids class); the rows too, 0.94× on an AMD EPYC of family 25
+//! Xeon (Sapphire Rapids class); the rows too, 0.95× on an AMD EPYC of family 25
 //! (Zen 4), where on the Xeon they had gained nothing (docs/experiments/native.md).
 //!
 //! Bounds are `arith`'s: for the product a < 2^256 − p and any b, the value stays
@@ -105,6 +105,7 @@ impl Adx {
         k_r: &[u64; 4],
         m: &[u64; 3],
     ) -> [u64; 4] {
+        const { assert!(J < 3, "a column of the 3×3 layer") };
         let [mut r0, mut r1, mut r2, r3] = *k_r;
         let r4: u64;
         // SAFETY: as `mul`: the CPU has BMI2 and ADX; the block reads 12 words at
@@ -151,6 +152,7 @@ impl Adx {
                 }
             };
         }
+        // The two other columns' byte offsets: (J + 1) mod 3 and (J + 2) mod 3.
         match J {
             0 => body!("32", "64"),
             1 => body!("64", "0"),
