@@ -254,9 +254,9 @@ fn sbox3<M: Modulus64, P: Products>(
 
 /// The permutation on the rescaled state u = D·s (`params::rescale`): in by d, per
 /// round [`sbox3`] and three rows ([`dot2_shift_add`], through `prod`; six 256-bit
-/// products instead of nine), out by d⁻¹. C0..C2 are the columns of the power-of-two entries and
-/// S0..S2 their shifts; constants, so each row's column choice and shift fold
-/// away. The state between rounds is below p (`reduce_top`).
+/// products instead of nine), out by d⁻¹. C0..C2 are the columns of the
+/// power-of-two entries and S0..S2 their shifts; constants, so each row's column
+/// choice and shift fold away. The state between rounds is below p (`reduce_top`).
 #[inline(always)]
 pub(super) fn permute_rescaled<
     M: Modulus64,

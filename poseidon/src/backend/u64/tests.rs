@@ -235,27 +235,36 @@ fn reduce_top_everywhere_fq() {
 /// A matrix row, S-box outputs and a folded constant.
 type RowCase = ([[u64; LIMBS]; 3], [[u64; LIMBS]; 3], [u64; LIMBS]);
 
+/// Linear-layer row cases: the all-maximum sum (entries and constant p − 1, S-box
+/// outputs just below 1.53125p), then `rounds` × as many as the seeded S-box
+/// outputs (seed `x_seed`, up to 1.53125p), combined with seeded entries and
+/// constants (seed `m_seed`, up to p − 1).
+fn row_cases<M: Modulus64>(x_seed: u64, m_seed: u64, rounds: usize) -> Vec<RowCase> {
+    let xs = inputs::<M>(&M::SBOX_BOUND, x_seed);
+    let ms = inputs::<M>(&M::P, m_seed);
+    let top = dec(&M::SBOX_BOUND);
+    let mut cases: Vec<RowCase> = vec![([dec(&M::P); 3], [top; 3], dec(&M::P))];
+    cases.extend((0..rounds * xs.len()).map(|i| {
+        let pick = |v: &[[u64; LIMBS]], k: usize| v[(i * (k + 3) + k) % v.len()];
+        (
+            core::array::from_fn(|k| pick(&ms, k)),
+            core::array::from_fn(|k| pick(&xs, k + 1)),
+            pick(&ms, 7),
+        )
+    }));
+    cases
+}
+
 /// The rescaled MDS row for every column and shift, with S-box outputs up to
 /// 1.53125p, matrix entries and folded constants up to p − 1: its value, and an
 /// output below p. The all-maximum case is the largest sum the reduction sees.
 fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus64>() {
     let rinv = r_inv::<F>(256);
     let two29_inv = r_inv::<F>(29);
-    let xs = inputs::<M>(&M::SBOX_BOUND, 5);
-    let ms = inputs::<M>(&M::P, 6);
-    let top = dec(&M::SBOX_BOUND);
+    let cases = row_cases::<M>(5, 6, 1);
     for j in 0..WIDTH {
         for shift in 0..3u32 {
-            let mut cases: Vec<RowCase> = vec![([dec(&M::P); 3], [top; 3], dec(&M::P))];
-            cases.extend((0..xs.len()).map(|i| {
-                let pick = |v: &[[u64; LIMBS]], k: usize| v[(i * (k + 3) + k) % v.len()];
-                (
-                    core::array::from_fn(|k| pick(&ms, k)),
-                    core::array::from_fn(|k| pick(&xs, k + 1)),
-                    pick(&ms, 7),
-                )
-            }));
-            for (m, x, k) in cases {
+            for &(m, x, k) in &cases {
                 let r = dot2_shift_add(&m, &x, j, shift, &k, &M::P, M::INV);
                 let want = (0..WIDTH)
                     .filter(|&c| c != j)
@@ -681,9 +690,9 @@ fn adx_products() {
 }
 
 /// The assembly linear-layer row against `dot2_shift_add`, bit for bit, for every
-/// column and shift on the cases of `rescaled_row_at_the_bounds` (S-box outputs up
-/// to 1.53125p, entries and constants up to p − 1, the all-maximum sum). Passes
-/// vacuously without BMI2 and ADX.
+/// column and shift on [`row_cases`] (S-box outputs up to 1.53125p, entries and
+/// constants up to p − 1, the all-maximum sum). Passes vacuously without BMI2 and
+/// ADX.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn adx_rows() {
@@ -692,19 +701,7 @@ fn adx_rows() {
         return;
     };
     fn check<M: Modulus64>(adx: super::adx::Adx) {
-        let xs = inputs::<M>(&M::SBOX_BOUND, 7);
-        let ms = inputs::<M>(&M::P, 8);
-        let top = dec(&M::SBOX_BOUND);
-        let mut cases: Vec<RowCase> = vec![([dec(&M::P); 3], [top; 3], dec(&M::P))];
-        cases.extend((0..3 * xs.len()).map(|i| {
-            let pick = |v: &[[u64; LIMBS]], k: usize| v[(i * (k + 3) + k) % v.len()];
-            (
-                core::array::from_fn(|k| pick(&ms, k)),
-                core::array::from_fn(|k| pick(&xs, k + 1)),
-                pick(&ms, 7),
-            )
-        }));
-        for (m, x, k) in &cases {
+        for (m, x, k) in &row_cases::<M>(7, 8, 3) {
             let want = |j, s| dot2_shift_add(m, x, j, s, k, &M::P, M::INV);
             assert_eq!(
                 Products::row::<M, 0, 0>(adx, m, x, k),
