@@ -10,6 +10,7 @@ pub mod docs_check;
 pub mod entry_points;
 pub mod lab;
 pub mod module_graph;
+pub mod native_branches;
 pub mod nix_eval;
 pub mod nix_review;
 pub mod release;

@@ -564,6 +564,64 @@ fn lane_probes(root: &Path) -> Result<bool, String> {
     Ok(true)
 }
 
+/// No conditional jump on a carry in the library's x86-64 backend code
+/// (`native_branches`), read from the native count program's disassembly: its
+/// `u64` permutations (with the BMI2/ADX products where this CPU has them), the
+/// conversions and the IFMA paths. x86-64 only; needs `objdump` (binutils).
+fn native_branches(root: &Path) -> Result<bool, String> {
+    if !cfg!(target_arch = "x86_64") {
+        println!("not x86-64: nothing to read (the check reads x86-64 code)");
+        println!("0 passed, 0 failed");
+        return Ok(true);
+    }
+    if !on_path("objdump") {
+        return Err("objdump not found (Debian: apt-get install binutils)".into());
+    }
+    let binary = crate::lab::build::count_binary(root, Flavor::Host)?;
+    let out = Command::new("objdump")
+        .args(["-d", "--no-show-raw-insn", "-M", "intel"])
+        .arg(&binary)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("objdump: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "objdump {} failed ({})",
+            binary.display(),
+            out.status
+        ));
+    }
+    let scan = crate::native_branches::scan(&String::from_utf8_lossy(&out.stdout));
+    let must_see = [
+        "3u646rounds9kimchi_fp7permute",
+        "3u646rounds9legacy_fp7permute",
+    ];
+    let products = has_bmi2_adx();
+    match crate::native_branches::verdict(&scan, &must_see, products) {
+        Ok(summary) => {
+            println!("{}: {summary}", binary.display());
+            println!("1 passed, 0 failed");
+            Ok(true)
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", binary.display());
+            println!("0 passed, 1 failed");
+            Ok(false)
+        }
+    }
+}
+
+/// Whether this CPU has BMI2 and ADX (the `u64` backend's assembly products).
+#[cfg(target_arch = "x86_64")]
+fn has_bmi2_adx() -> bool {
+    std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn has_bmi2_adx() -> bool {
+    false
+}
+
 /// `cargo xtask step --help`.
 pub const USAGE: &str =
     "usage: cargo xtask step NAME [ARGS...]   (one step of cargo xtask test, as its runner runs it)
@@ -571,7 +629,8 @@ steps: tool_checks RUNTIME, wasm_instructions, js_prepare, js_package MODULE [NO
        fma_kernel [chromium], actionlint, nix_parse, nix_lock, nix_sandbox, upstream_build,
        upstream_smoke RUNTIME, build_no_simd_tests, build_wide_tests, wide_doctests,
        run_tests NAME RUNTIME, examples [CARGO TARGET ARGS], lane_probes, counts_check,
-       ab_selftest, wide_bench_smoke, fma_bench_smoke, jsc_bench_smoke, release_check";
+       ab_selftest, wide_bench_smoke, fma_bench_smoke, jsc_bench_smoke, release_check,
+       native_branches";
 
 /// `cargo xtask step NAME [ARGS...]`: a step that fails says why and returns
 /// Ok(false); only a wrong name is a usage error.
@@ -592,7 +651,7 @@ pub fn task(root: &Path, args: &[String]) -> Result<bool, String> {
 }
 
 /// The steps' names.
-const STEPS: [&str; 23] = [
+const STEPS: [&str; 24] = [
     "tool_checks",
     "wasm_instructions",
     "js_prepare",
@@ -616,6 +675,7 @@ const STEPS: [&str; 23] = [
     "fma_bench_smoke",
     "jsc_bench_smoke",
     "release_check",
+    "native_branches",
 ];
 
 fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
@@ -624,6 +684,7 @@ fn step(root: &Path, name: &str, rest: &[String]) -> Result<bool, String> {
     match name {
         "tool_checks" => tool_checks(root, arg(0)),
         "wasm_instructions" => wasm_instructions(root),
+        "native_branches" => native_branches(root),
         "js_prepare" => js_prepare(root),
         "js_package" => js_package(root, rest),
         "fma_kernel" => fma_kernel(root, arg(0) == "chromium"),

@@ -439,6 +439,17 @@ fn rest_steps(root: &Path, r: &mut Runner, node: bool, jsc: bool) {
     )
     .into_iter()
     .collect();
+    if cfg!(target_arch = "x86_64") {
+        last.extend(needed(
+            ensure_apt("objdump", "binutils"),
+            Step::xtask(
+                "native code: no conditional jump on a carry in the backends (objdump of the count program)",
+                "native_branches",
+                &[],
+            ),
+            "objdump not found and not installable here (apt-get install binutils)",
+        ));
+    }
     last.extend([
         Step::xtask(
             "wasm instructions of the hot functions (bench modules, package modules)",

@@ -91,7 +91,7 @@ impl Adx {
 
 impl Adx {
     /// [`arith::dot2_shift_add`](super::arith::dot2_shift_add) before its
-    /// `reduce_top`: for the power-of-two entry in column `J`, the value
+    /// `fold_top`: for the power-of-two entry in column `J`, the value
     /// (T + Q·p)/2^256 < 3.3p of T = m_a·x_a + m_b·x_b + y·2^192 + k_r, limb by limb
     /// (CIOS) with the same Q, so the same bits. `y` is the power-of-two term
     /// ([`shifted_term`](super::arith::shifted_term)); needs the x below 1.53125p and

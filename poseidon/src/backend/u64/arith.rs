@@ -171,7 +171,9 @@ pub(crate) const fn sub_p_if_ge(x: &[u64; LIMBS], p: &[u64; LIMBS]) -> [u64; LIM
 /// `d + (p if flag == 1 else 0)` modulo 2^256, with `flag` ∈ {0, 1} turned into a mask.
 #[inline(always)]
 const fn add_masked(d: &[u64; LIMBS], p: &[u64; LIMBS], flag: u64) -> [u64; LIMBS] {
-    let mask = 0u64.wrapping_sub(flag);
+    // Through `black_box`: without it LLVM makes the masked addition a branch on
+    // the borrow (seen in the x86-64 code of the permutation's conversions).
+    let mask = core::hint::black_box(0u64.wrapping_sub(flag));
     let mut out = [0u64; LIMBS];
     let mut carry = 0;
     let mut k = 0;
@@ -255,19 +257,31 @@ pub(crate) const fn dot3_add(
     sub_p_if_ge(&reduce(&t, p, inv), p)
 }
 
-/// Any 256-bit value brought below p, without a branch: with p = 2^254 + c
-/// (c = p_0 + p_1·2^64 < 2^127) and q = ⌊v/2^254⌋ ≤ 3, v − q·p = (v mod 2^254) − q·c
-/// lies in (−3c, 2^254); adding p under the borrow mask makes it [0, p) (3c < p).
+/// 3c for p = 2^254 + c: what [`fold_top`] adds to every value's class. Below
+/// 2^128 for the Pasta shape with p_1 < 2^62 (checked where it is used).
+pub(crate) const fn top_offset(p: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let (c0, carry) = mac(0, 3, p[0], 0);
+    let (c1, c2) = mac(0, 3, p[1], carry);
+    debug_assert!(c2 == 0);
+    [c0, c1, 0, 0]
+}
+
+/// Any 256-bit value v brought below 2^254 + 3c < p + 2^128, its class moved by
+/// 3c ([`top_offset`]): with q = ⌊v/2^254⌋ ≤ 3 and 2^254 ≡ −c, v + 3c ≡
+/// (v mod 2^254) + (3 − q)·c, a sum of two non-negative terms (3 − q is the top
+/// two bits of !v). No subtraction and no mask; the caller
+/// has taken 3c from the value beforehand (the rescaled rows' folded constants).
 #[inline(always)]
-pub(crate) const fn reduce_top(v: &[u64; LIMBS], p: &[u64; LIMBS]) -> [u64; LIMBS] {
-    let q = v[3] >> 62;
-    let (c0, carry) = mac(0, q, p[0], 0);
-    let (c1, c2) = mac(0, q, p[1], carry);
-    let (d0, borrow) = sbb(v[0], c0, 0);
-    let (d1, borrow) = sbb(v[1], c1, borrow);
-    let (d2, borrow) = sbb(v[2], c2, borrow);
-    let (d3, borrow) = sbb(v[3] & ((1 << 62) - 1), 0, borrow);
-    add_masked(&[d0, d1, d2, d3], p, borrow)
+pub(crate) const fn fold_top(v: &[u64; LIMBS], p: &[u64; LIMBS]) -> [u64; LIMBS] {
+    debug_assert!(p[1] < 1 << 62);
+    let k = !v[3] >> 62;
+    // k·c < 3·2^126: two words.
+    let (c0, carry) = mac(0, k, p[0], 0);
+    let (c1, _) = mac(0, k, p[1], carry);
+    let (d0, carry) = adc(v[0], c0, 0);
+    let (d1, carry) = adc(v[1], c1, carry);
+    let (d2, carry) = adc(v[2], 0, carry);
+    [d0, d1, d2, (v[3] & ((1 << 62) - 1)) + carry]
 }
 
 /// One step of the interleaved (CIOS) Montgomery reduction: with the limb's
@@ -303,7 +317,7 @@ const fn mac_row(t: &mut [u64; LIMBS], a: &[u64; LIMBS], b: u64) -> u64 {
 /// One output of the rescaled linear layer (see `params::rescale`), whose
 /// power-of-two entry 2^(−29·shift) is in column `j`: the two other products,
 /// x_j times 2^(256 − 29·shift) (so the reduction leaves 2^(−29·shift)·x_j) and the
-/// folded constant, reduced once, then [`reduce_top`]. The value is
+/// folded constant, reduced once, then [`fold_top`]. The value is
 /// (T + Q·p)/2^256 for T = m_a·x_a + m_b·x_b + x_j·2^(256−29·shift) + k_r and the Q
 /// that clears T's low 256 bits, computed limb by limb (CIOS): four steps, each
 /// adding x_a's and x_b's limb i times the matrix entries, then one
@@ -313,8 +327,9 @@ const fn mac_row(t: &mut [u64; LIMBS], a: &[u64; LIMBS], b: u64) -> u64 {
 /// live words), and natively it is no slower.
 ///
 /// Bounds: for inputs below 1.53125p (β) and m, k_r below p the sum is
-/// < (2βρ + β + ρ)·p·2^256 < 2.3p·2^256 (ρ = p/2^256 < 1/4 + 2^-128), so the result
-/// is < 3.3p < 2^256, which `reduce_top` takes below p. Within a step (before its
+/// < (2βρ + β)·p·2^256 + p < 2.3p·2^256 (ρ = p/2^256 < 1/4 + 2^-128), so the result
+/// is < 3.3p < 2^256, which `fold_top` takes below 2^254 + 3c (its class moved by
+/// 3c, which the folded constants took away). Within a step (before its
 /// division) the five words hold less than 2^320: after step i the value is below
 /// 3p + 2^-64·(the previous), under 3.01p, and step i adds at most 2p·2^64 (two
 /// rows; at step 3, whose x limbs are below 2^63 since x < 2^255, at most p·2^64)
@@ -349,7 +364,7 @@ pub(crate) const fn dot2_shift_add(
         t = cios_step(&t, t4, p, inv);
         i += 1;
     }
-    reduce_top(&t, p)
+    fold_top(&t, p)
 }
 
 /// The power-of-two term of a rescaled linear-layer row ([`dot2_shift_add`]):

@@ -4,7 +4,9 @@
 
 use ark_ff::{Fp256, MontBackend, MontConfig};
 
-use super::arith::{dot2_shift_add, dot3_add, mont_mul, mont_mul_lazy, mont_square_lazy, LIMBS};
+use super::arith::{
+    dot2_shift_add, dot3_add, mont_mul, mont_mul_lazy, mont_square_lazy, sub_mod, top_offset, LIMBS,
+};
 use super::element::{convert, Fe64, Modulus64};
 use super::lanes52;
 use crate::backend::common::{is_below, Pallas, Vesta};
@@ -41,9 +43,10 @@ pub struct Tables64<M: 'static, const ROWS: usize> {
 }
 
 /// A set's constants on the rescaled state (`params::rescale`): the scale factors
-/// d and d⁻¹, the matrix M'_ij = d_i·M_ij·d_j^−α, and each round row D·k multiplied
-/// by 2^256 once more (so the reduction of [`arith::dot2_shift_add`] turns it into
-/// D·k). Montgomery limbs, below p. The columns and shifts of the power-of-two
+/// d and d⁻¹, the matrix M'_ij = d_i·M_ij·d_j^−α, and each round row D·k less 3c
+/// (what the row's `fold_top` adds back), multiplied by 2^256 once more (so the
+/// reduction of [`arith::dot2_shift_add`] turns it into D·k − 3c). Montgomery
+/// limbs, below p. The columns and shifts of the power-of-two
 /// entries are const parameters of [`permute_rescaled`].
 pub(super) struct Rescaled64<const ROWS: usize> {
     d: [[u64; LIMBS]; WIDTH],
@@ -61,6 +64,8 @@ impl<const ROWS: usize> Rescaled64<ROWS> {
         alpha: u32,
     ) -> Self {
         let (p, inv) = (&M::P, M::INV);
+        // The rows' `fold_top` adds 3c; their constants take it away beforehand.
+        let offset = mont_mul(&top_offset(p), &M::R2, p, inv);
         let d = [r.d[0].0 .0, r.d[1].0 .0, r.d[2].0 .0];
         let d_inv = [r.d_inv[0].0 .0, r.d_inv[1].0 .0, r.d_inv[2].0 .0];
         let mut out = Rescaled64 {
@@ -86,7 +91,7 @@ impl<const ROWS: usize> Rescaled64<ROWS> {
             let mut row = 0;
             while row < ROWS {
                 let dk = mont_mul(&d[i], &rc[row][i].0 .0, p, inv);
-                out.folded[row][i] = mont_mul(&dk, &M::R2, p, inv);
+                out.folded[row][i] = sub_mod(&mont_mul(&dk, &M::R2, p, inv), &offset, p);
                 row += 1;
             }
             i += 1;
@@ -209,7 +214,7 @@ impl Products for super::adx::Adx {
         debug_assert!(x.iter().all(|x| is_below(x, &M::SBOX_BOUND)));
         let y = super::arith::shifted_term(&x[J], S);
         let t = super::adx::Adx::row::<J>(self, m, x, &y, k_r, M::REDUCTION);
-        super::arith::reduce_top(&t, &M::P)
+        super::arith::fold_top(&t, &M::P)
     }
 }
 
@@ -256,7 +261,8 @@ fn sbox3<M: Modulus64, P: Products>(
 /// round [`sbox3`] and three rows ([`dot2_shift_add`], through `prod`; six 256-bit
 /// products instead of nine), out by d⁻¹. C0..C2 are the columns of the
 /// power-of-two entries and S0..S2 their shifts; constants, so each row's column
-/// choice and shift fold away. The state between rounds is below p (`reduce_top`).
+/// choice and shift fold away. The state between rounds is below 2^254 + 3c < 1.25p
+/// (`fold_top`, whose 3c the folded constants take away beforehand).
 #[inline(always)]
 pub(super) fn permute_rescaled<
     M: Modulus64,

@@ -187,9 +187,10 @@ fn mds_row_at_the_bounds_fq() {
     mds_row_at_the_bounds::<Fq, Vesta>();
 }
 
-/// `reduce_top` takes any 256-bit value below p, keeping its class: the multiples
-/// of p and 2^254 and their neighbours, 2^256 − 1, and biased random values.
-fn reduce_top_everywhere<F: PrimeField, M: Modulus64>() {
+/// `fold_top` takes any 256-bit value below 2^254 + 3c and adds 3c to its class:
+/// the multiples of p and 2^254 and their neighbours, 2^256 − 1, and biased
+/// random values.
+fn fold_top_everywhere<F: PrimeField, M: Modulus64>() {
     let max = [u64::MAX; LIMBS];
     let two254 = [0, 0, 0, 1 << 62];
     let mut v = vec![[0; LIMBS], max, two254, dec(&two254), dec(&max)];
@@ -209,9 +210,13 @@ fn reduce_top_everywhere<F: PrimeField, M: Modulus64>() {
     let mut rng = Xs(21);
     v.extend((0..1000).map(|_| rng.below(&max)));
     for x in v {
-        let r = reduce_top(&x, &M::P);
-        assert!(is_below(&r, &M::P), "{x:?} → {r:?}");
-        assert_eq!(v64::<F>(&r), v64::<F>(&x), "{x:?}");
+        let r = fold_top(&x, &M::P);
+        assert!(is_below(&r, &folded_bound::<M>()), "{x:?} → {r:?}");
+        assert_eq!(
+            v64::<F>(&r),
+            v64::<F>(&x) + v64::<F>(&top_offset(&M::P)),
+            "{x:?}"
+        );
     }
 }
 
@@ -222,14 +227,21 @@ fn widen(x: &[u64; LIMBS]) -> Wide {
     t
 }
 
-#[test]
-fn reduce_top_everywhere_fp() {
-    reduce_top_everywhere::<Fp, Pallas>();
+/// 2^254 + 3c: [`fold_top`]'s outputs are below it.
+fn folded_bound<M: Modulus64>() -> [u64; LIMBS] {
+    let mut b = top_offset(&M::P);
+    b[3] = 1 << 62;
+    b
 }
 
 #[test]
-fn reduce_top_everywhere_fq() {
-    reduce_top_everywhere::<Fq, Vesta>();
+fn fold_top_everywhere_fp() {
+    fold_top_everywhere::<Fp, Pallas>();
+}
+
+#[test]
+fn fold_top_everywhere_fq() {
+    fold_top_everywhere::<Fq, Vesta>();
 }
 
 /// A matrix row, S-box outputs and a folded constant.
@@ -256,8 +268,9 @@ fn row_cases<M: Modulus64>(x_seed: u64, m_seed: u64, rounds: usize) -> Vec<RowCa
 }
 
 /// The rescaled MDS row for every column and shift, with S-box outputs up to
-/// 1.53125p, matrix entries and folded constants up to p − 1: its value, and an
-/// output below p. The all-maximum case is the largest sum the reduction sees.
+/// 1.53125p, matrix entries and folded constants up to p − 1: its value (moved
+/// by `fold_top`'s 3c), and an output below 2^254 + 3c. The all-maximum case is
+/// the largest sum the reduction sees.
 fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus64>() {
     let rinv = r_inv::<F>(256);
     let two29_inv = r_inv::<F>(29);
@@ -271,9 +284,11 @@ fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus64>() {
                     .fold(v64::<F>(&k) * rinv, |acc, c| {
                         acc + v64::<F>(&m[c]) * v64::<F>(&x[c]) * rinv
                     })
-                    + v64::<F>(&x[j]) * two29_inv.pow([shift as u64]);
+                    + v64::<F>(&x[j]) * two29_inv.pow([shift as u64])
+                    + v64::<F>(&top_offset(&M::P));
                 assert_eq!(v64::<F>(&r), want, "column {j}, shift {shift}");
-                assert!(is_below(&r, &M::P), "column {j}, shift {shift}: {r:?}");
+                let bound = folded_bound::<M>();
+                assert!(is_below(&r, &bound), "column {j}, shift {shift}: {r:?}");
             }
         }
     }
