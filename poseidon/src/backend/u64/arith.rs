@@ -258,7 +258,8 @@ pub(crate) const fn dot3_add(
 }
 
 /// 3c for p = 2^254 + c: what [`fold_top`] adds to every value's class. Below
-/// 2^128 for the Pasta shape with p_1 < 2^62 (checked where it is used).
+/// 2^128 for the Pasta shape with p_1 < 2^62 (both primes: asserted at compile
+/// time in `element.rs`).
 pub(crate) const fn top_offset(p: &[u64; LIMBS]) -> [u64; LIMBS] {
     let (c0, carry) = mac(0, 3, p[0], 0);
     let (c1, c2) = mac(0, 3, p[1], carry);

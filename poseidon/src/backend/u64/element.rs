@@ -47,6 +47,8 @@ impl Modulus64 for Vesta {
 }
 
 const _: () = assert!(is_pasta_shaped(&Pallas::P) && is_pasta_shaped(&Vesta::P));
+// `arith::fold_top`: c = p − 2^254 < 2^126, so 3c fits in two words.
+const _: () = assert!(Pallas::P[1] < 1 << 62 && Vesta::P[1] < 1 << 62);
 const _: () = assert!(Pallas::INV.wrapping_mul(Pallas::P[0]) == u64::MAX);
 const _: () = assert!(Vesta::INV.wrapping_mul(Vesta::P[0]) == u64::MAX);
 

@@ -187,7 +187,7 @@ fn mds_row_at_the_bounds_fq() {
     mds_row_at_the_bounds::<Fq, Vesta>();
 }
 
-/// `fold_top` takes any 256-bit value below 2^254 + 3c and adds 3c to its class:
+/// `fold_top` brings any 256-bit value below 2^254 + 3c and adds 3c to its class:
 /// the multiples of p and 2^254 and their neighbours, 2^256 − 1, and biased
 /// random values.
 fn fold_top_everywhere<F: PrimeField, M: Modulus64>() {
