@@ -41,38 +41,34 @@ pub struct Scan {
 pub const BACKENDS: &str = "8poseidon7backend";
 /// Instructions whose flags come from the values' carries.
 const CARRY_OPS: [&str; 4] = ["adc", "sbb", "adcx", "adox"];
-/// How far back a carry instruction makes a jump suspicious.
+/// How far back a flag read into a register (`setcc`) makes a jump suspicious.
 const WINDOW: usize = 6;
 
-/// Scans `objdump -d --no-show-raw-insn` output (AT&T or Intel syntax).
+/// Scans `objdump -d --no-show-raw-insn -M intel` output (Intel syntax: AT&T's
+/// suffixed mnemonics, `adcq` and the like, would not match).
 pub fn scan(disassembly: &str) -> Scan {
     let mut out = Scan::default();
-    let mut current: Option<(String, Vec<String>)> = None;
+    // The backend function being read, its jumps found so far.
+    let mut current: Option<Finding> = None;
     let mut recent: Vec<String> = Vec::new();
-    let finish = |f: Option<(String, Vec<String>)>, out: &mut Scan| {
-        if let Some((function, addresses)) = f {
-            if !addresses.is_empty() {
-                out.findings.push(Finding {
-                    function,
-                    addresses,
-                });
-            }
-        }
-    };
     for line in disassembly.lines() {
         if let Some(name) = function_header(line) {
-            finish(current.take(), &mut out);
+            out.findings
+                .extend(current.take().filter(|f| !f.addresses.is_empty()));
             recent.clear();
             if name.contains(BACKENDS) {
                 out.functions.push(name.to_owned());
-                current = Some((name.to_owned(), Vec::new()));
+                current = Some(Finding {
+                    function: name.to_owned(),
+                    addresses: Vec::new(),
+                });
             }
             continue;
         }
         let Some((addr, op, operand)) = instruction(line) else {
             continue;
         };
-        let Some((_, found)) = current.as_mut() else {
+        let Some(found) = current.as_mut() else {
             continue;
         };
         if op == "mulx" {
@@ -93,12 +89,13 @@ pub fn scan(disassembly: &str) -> Scan {
             let after_carry =
                 flag_read || last_writer.is_some_and(|p| CARRY_OPS.contains(&p.as_str()));
             if forward && after_carry {
-                found.push(addr.to_owned());
+                found.addresses.push(addr.to_owned());
             }
         }
         recent.push(op.to_owned());
     }
-    finish(current.take(), &mut out);
+    out.findings
+        .extend(current.filter(|f| !f.addresses.is_empty()));
     out
 }
 

@@ -209,14 +209,11 @@ fn fold_top_everywhere<F: PrimeField, M: Modulus64>() {
     }
     let mut rng = Xs(21);
     v.extend((0..1000).map(|_| rng.below(&max)));
+    let (offset, bound) = (v64::<F>(&top_offset(&M::P)), folded_bound::<M>());
     for x in v {
         let r = fold_top(&x, &M::P);
-        assert!(is_below(&r, &folded_bound::<M>()), "{x:?} → {r:?}");
-        assert_eq!(
-            v64::<F>(&r),
-            v64::<F>(&x) + v64::<F>(&top_offset(&M::P)),
-            "{x:?}"
-        );
+        assert!(is_below(&r, &bound), "{x:?} → {r:?}");
+        assert_eq!(v64::<F>(&r), v64::<F>(&x) + offset, "{x:?}");
     }
 }
 
@@ -275,6 +272,7 @@ fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus64>() {
     let rinv = r_inv::<F>(256);
     let two29_inv = r_inv::<F>(29);
     let cases = row_cases::<M>(5, 6, 1);
+    let (offset, bound) = (v64::<F>(&top_offset(&M::P)), folded_bound::<M>());
     for j in 0..WIDTH {
         for shift in 0..3u32 {
             for &(m, x, k) in &cases {
@@ -285,9 +283,8 @@ fn rescaled_row_at_the_bounds<F: PrimeField, M: Modulus64>() {
                         acc + v64::<F>(&m[c]) * v64::<F>(&x[c]) * rinv
                     })
                     + v64::<F>(&x[j]) * two29_inv.pow([shift as u64])
-                    + v64::<F>(&top_offset(&M::P));
+                    + offset;
                 assert_eq!(v64::<F>(&r), want, "column {j}, shift {shift}");
-                let bound = folded_bound::<M>();
                 assert!(is_below(&r, &bound), "column {j}, shift {shift}: {r:?}");
             }
         }
