@@ -35,9 +35,9 @@
 in
   rec {
     bench-native = app "bench-native" ["native"] "Run the Criterion benchmark natively (baseline `native`)";
-    bench-wasm = app "bench-wasm" ["wasmtime"] "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime (baseline `wasmtime`)";
+    bench-wasm = app "bench-wasm" ["wasmtime" "wasmtime-wide"] "Run the Criterion benchmark as wasm32-wasip1 under the pinned wasmtime, and its wide-arithmetic build with -W wide-arithmetic=y (baselines `wasmtime`, `wasmtime-wide`)";
     bench-node = app "bench-node" ["node"] "Run the Criterion benchmark as wasm32-wasip1 under each pinned Node's node:wasi (baselines `node22`, `node24`)";
-    bench = app "bench" ["native" "wasmtime" "node"] "Run the benchmark natively, under wasmtime and under each pinned Node, then print the comparison and write report.json and report.svg";
+    bench = app "bench" packages.everyRuntime "Run the benchmark natively, under wasmtime (plain and with wide arithmetic) and under each pinned Node, then print the comparison and write report.json and report.svg";
     default = bench;
   }
   // lib.optionalAttrs packages.withCounts {inherit counts;}

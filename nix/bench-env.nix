@@ -19,10 +19,15 @@
   scripts,
   bench-native,
   bench-wasm,
+  # The wide-arithmetic module (runtime wasmtime-wide).
+  bench-wide,
+  # The fma module (rows fma, under wasmtime and each Node).
+  bench-fma,
   bench-report-tool,
   rustVersion,
   pins,
-  # Some of "native", "wasmtime" and "node" (every Node of `nodes`).
+  # Some of "native", "wasmtime", "wasmtime-wide" (the same wasmtime with
+  # -W wide-arithmetic=y) and "node" (every Node of `nodes`).
   runtimes,
 }: let
   has = rt: builtins.elem rt runtimes;
@@ -35,7 +40,7 @@ in {
   inputs =
     [xtask bash coreutils gnugrep gnused gawk]
     ++ (
-      if has "wasmtime"
+      if has "wasmtime" || has "wasmtime-wide"
       then [wasmtime]
       else []
     )
@@ -56,5 +61,7 @@ in {
     }
     // when (has "native") {BENCH_NATIVE_BIN = "${bench-native}/bin/poseidon-bench";}
     // when wasm {BENCH_WASM_BIN = "${bench-wasm}/bin/poseidon-bench.wasm";}
+    // when (has "wasmtime-wide") {BENCH_WIDE_BIN = "${bench-wide}/bin/poseidon-bench.wasm";}
+    // when wasm {BENCH_FMA_BIN = "${bench-fma}/bin/poseidon-bench.wasm";}
     // when (has "node") {BENCH_NODES = builtins.concatStringsSep " " (map (n: "${n}/bin/node") nodes);};
 }

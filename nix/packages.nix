@@ -14,6 +14,8 @@
   nodejs_22,
   nodejs_24,
   runCommand,
+  writeShellScript,
+  binaryen,
   coreutils,
   gnugrep,
   gnused,
@@ -72,8 +74,33 @@
       pname = "${args.pname}-dev";
       CARGO_PROFILE = "dev";
     };
+  # The wide-arithmetic module of runtime wasmtime-wide, built as `xtask bench`
+  # builds it (xtask/src/lab/build.rs, WIDE_ENV: `cargo xtask nix-sandbox` compares
+  # the two): crate poseidon alone with +wide-arithmetic, through
+  # scripts/rustc-wide.sh as cargo's RUSTC_WRAPPER (a script of the store, since
+  # the sandbox has no /usr/bin/env for its own first line), and no LTO.
+  wideArgs =
+    wasmArgs
+    // {
+      pname = "poseidon-lab-wide";
+      RUSTC_WRAPPER = writeShellScript "rustc-wide" (builtins.readFile ../scripts/rustc-wide.sh);
+      CARGO_PROFILE_BENCH_LTO = "false";
+      CARGO_PROFILE_RELEASE_LTO = "false";
+      CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS = "-C target-feature=+simd128 --cfg poseidon_wide";
+    };
+  # The fma build of the `fma` rows (the JavaScript package's FMA kernels, our
+  # fastest in V8): relaxed SIMD and the package's backend, as `xtask bench`
+  # builds it (FMA_ENV there too).
+  fmaArgs =
+    wasmArgs
+    // {
+      pname = "poseidon-lab-fma";
+      CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS = "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma";
+    };
   nativeArtifacts = craneLib.buildDepsOnly commonArgs;
   wasmArtifacts = craneLib.buildDepsOnly wasmArgs;
+  wideArtifacts = craneLib.buildDepsOnly wideArgs;
+  fmaArtifacts = craneLib.buildDepsOnly fmaArgs;
   nativeDevArtifacts = craneLib.buildDepsOnly (dev commonArgs);
   wasmDevArtifacts = craneLib.buildDepsOnly (dev wasmArgs);
 
@@ -126,6 +153,21 @@
 
   bench-native = benchBinary commonArgs nativeArtifacts "";
   bench-wasm = benchBinary wasmArgs wasmArtifacts "-wasm";
+  bench-wide = benchBinary wideArgs wideArtifacts "-wide";
+  # The fma module: its build, then the kernels merged in by their generator.
+  bench-fma-unmerged = benchBinary fmaArgs fmaArtifacts "-fma-unmerged";
+  fma-kernel = craneLib.buildPackage (commonArgs
+    // {
+      cargoArtifacts = nativeArtifacts;
+      pname = "poseidon-fma-kernel";
+      cargoExtraArgs = "--locked -p poseidon-fma-kernel --bin fma-kernel";
+      doCheck = false;
+    });
+  bench-fma = runCommand "poseidon-bench-fma" {
+    nativeBuildInputs = [fma-kernel];
+    fmaModule = "${bench-fma-unmerged}/bin/poseidon-bench.wasm";
+    binaryenBin = "${binaryen}/bin";
+  } (builtins.readFile ./merge-fma.sh);
   count-native = countProgram commonArgs nativeArtifacts "";
   count-wasm = countProgram wasmArgs wasmArtifacts "-wasm";
   poseidon = tool commonArgs nativeArtifacts "";
@@ -150,14 +192,16 @@
   # (./bench-env.nix): an app gets only what its runtimes run.
   benchFor = runtimes:
     import ./bench-env.nix {
-      inherit xtask bash coreutils gnugrep gnused gawk wasmtime scripts bench-native bench-wasm bench-report-tool pins runtimes;
+      inherit xtask bash coreutils gnugrep gnused gawk wasmtime scripts bench-native bench-wasm bench-wide bench-fma bench-report-tool pins runtimes;
       nodejs = nodejs_24;
       nodes = [nodejs_22 nodejs_24];
       rustVersion = lib.getVersion rustToolchain;
     };
-  bench = benchFor ["native" "wasmtime" "node"];
+  # Every runtime the flake pins: the apps' `bench` and the hermetic report run them all.
+  everyRuntime = ["native" "wasmtime" "wasmtime-wide" "node"];
+  bench = benchFor everyRuntime;
 
-  # Both benchmarks inside the build sandbox (no network, cleared environment,
+  # The benchmark on every pinned runtime inside the build sandbox (no network, cleared environment,
   # pinned tools). A new measurement is a new derivation: BENCH_NONCE (read only
   # with --impure) changes its hash, e.g.
   #   BENCH_NONCE=$(date +%s) nix build --impure .#bench-report
@@ -196,12 +240,12 @@
     }) (builtins.readFile ./counts.sh);
   withCounts = countPython != null;
 in {
-  inherit src scripts vectors commonArgs wasmArgs nativeArtifacts wasmArtifacts;
-  inherit countInputs countEnv countPython withCounts benchFor;
+  inherit src scripts vectors commonArgs wasmArgs fmaArgs nativeArtifacts wasmArtifacts;
+  inherit countInputs countEnv countPython withCounts benchFor everyRuntime;
   inherit nativeDevArtifacts wasmDevArtifacts dev;
   outputs =
     {
-      inherit bench-native bench-wasm poseidon poseidon-wasm bench-report-tool bench-report xtask;
+      inherit bench-native bench-wasm bench-wide bench-fma poseidon poseidon-wasm bench-report-tool bench-report xtask;
       default = poseidon;
     }
     // lib.optionalAttrs withCounts {inherit count-native count-wasm counts;};

@@ -10,12 +10,17 @@
   inherit (import ./standins.nix {inherit standins tracked;}) call;
   packages = call ../packages.nix {};
   checks = call ../checks.nix {inherit packages;};
+  # A derivation's attributes (JSON would turn one with an outPath into its path alone).
+  attrs = _: d: removeAttrs d ["outPath"];
 in {
-  inherit checks;
-  # (Without their store paths: JSON would turn each into its path alone.)
-  sources = builtins.mapAttrs (_: s: removeAttrs s ["outPath"]) {inherit (packages) src scripts vectors;};
+  checks = builtins.mapAttrs attrs checks;
+  sources = builtins.mapAttrs attrs {inherit (packages) src scripts vectors;};
   # The builds, with their arguments (not collapsed to their store paths).
-  packages = builtins.mapAttrs (_: d: removeAttrs d ["outPath"]) packages.outputs;
+  packages = builtins.mapAttrs attrs packages.outputs;
+  # The wide build's compiler wrapper, with its text (in `packages` its store path).
+  rustcWide = removeAttrs packages.outputs.bench-wide.RUSTC_WRAPPER ["outPath"];
+  # The fma build's arguments (packages.bench-fma merges its module).
+  inherit (packages) fmaArgs;
   apps = builtins.mapAttrs (_: a: a.program) (call ../apps.nix {inherit packages;});
   formatter = call ../fmt.nix {};
   shell = call ../shell.nix {inherit checks;};

@@ -25,9 +25,14 @@
         deps = d.cargoArtifacts or null;
       })
       set);
+  # Per system, each derivation's attributes (JSON would turn one with an outPath,
+  # a build or a runCommand, into its path alone).
+  attrs = builtins.mapAttrs (_: builtins.mapAttrs (_: d: removeAttrs d ["outPath"]));
 in
   outputs
   // {
+    checks = attrs outputs.checks;
+    packages = attrs outputs.packages;
     # The count programs' Python package (x86_64-linux), with its build arguments.
     wheel = builtins.head (s.call ../wasmtime-py.nix {}).packages;
     # Per system, every derivation that the packages and checks build.

@@ -34,6 +34,7 @@
     "deadnix"
     "valgrind"
     "autoPatchelfHook"
+    "binaryen"
   ];
   tools = builtins.listToAttrs (map (n: {
       name = n;
@@ -183,8 +184,18 @@
     cargoDocTest = named "-doctest";
     devShell = a: a;
   };
-  runCommand = name: env: text: env // {inherit name text;};
+  runCommand = name: env: text:
+    env
+    // {
+      inherit name text;
+      outPath = standins.${name} or "/nonexistent/${name}";
+    };
   writeShellApplication = a: a;
+  # The script's text kept beside its stand-in path (a file the sandbox check writes).
+  writeShellScript = name: text: {
+    inherit name text;
+    outPath = standins.${name} or "/nonexistent/${name}";
+  };
   python3 = {
     pkgs.buildPythonPackage = named "";
     withPackages = f: pkg "python-counts" // {packages = f {};};
@@ -194,7 +205,7 @@
   scope =
     tools
     // {
-      inherit lib craneLib runCommand writeShellApplication python3 rustToolchain;
+      inherit lib craneLib runCommand writeShellApplication writeShellScript python3 rustToolchain;
       fetchurl = a: a // {name = baseNameOf a.url;};
       stdenv.cc.cc.lib = pkg "gcc-lib";
       rust-bin.fromRustupToolchainFile = _: rustToolchain;

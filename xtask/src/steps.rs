@@ -362,6 +362,22 @@ fn nix_sandbox(root: &Path) -> Result<bool, String> {
         .filter(|_| o.status.success())
         .ok_or("building the native benchmark failed")?;
     let wasm = bench_binary(root, Flavor::Wasm)?;
+    let wide = bench_binary(root, Flavor::Wide)?;
+    let fma = bench_binary(root, Flavor::Fma)?;
+    crate::lab::tools::run(
+        Command::new("cargo")
+            .args([
+                "build",
+                "-q",
+                "-p",
+                "poseidon-fma-kernel",
+                "--bin",
+                "fma-kernel",
+            ])
+            .current_dir(root),
+        "building the FMA kernels' generator",
+    )?;
+    let binaryen = crate::lab::js::binaryen(root)?;
     let xtask = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
     let mut args: Vec<String> = vec![
         "--root".into(),
@@ -376,6 +392,14 @@ fn nix_sandbox(root: &Path) -> Result<bool, String> {
         bench.display().to_string(),
         "--bench-wasm".into(),
         wasm.display().to_string(),
+        "--bench-wide".into(),
+        wide.display().to_string(),
+        "--fma-unmerged".into(),
+        fma.display().to_string(),
+        "--fma-kernel".into(),
+        root.join("target/debug/fma-kernel").display().to_string(),
+        "--binaryen".into(),
+        binaryen.display().to_string(),
         "--cargo-log".into(),
         log.display().to_string(),
         "--bench-report".into(),

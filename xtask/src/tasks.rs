@@ -17,7 +17,7 @@ pub fn upstream_lab(args: &[String]) -> Result<bool, String> {
 }
 
 /// The usage of `sandbox`.
-pub const SANDBOX_USAGE: &str = "usage: cargo xtask nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM --bench BIN --bench-wasm WASM --cargo-log JSON --bench-report BIN --xtask BIN --node22 NODE --node24 NODE [--bench-args ARGS] [--count BIN --count-wasm WASM --site-packages DIR]";
+pub const SANDBOX_USAGE: &str = "usage: cargo xtask nix-sandbox --root ROOT --work DIR --poseidon BIN --poseidon-wasm WASM --bench BIN --bench-wasm WASM --bench-wide WASM --fma-unmerged WASM --fma-kernel BIN --binaryen DIR --cargo-log JSON --bench-report BIN --xtask BIN --node22 NODE --node24 NODE [--bench-args ARGS] [--count BIN --count-wasm WASM --site-packages DIR]";
 
 /// `nix-sandbox --root ROOT …`: Ok(false) when a check failed.
 #[cfg(unix)]
@@ -46,6 +46,10 @@ pub fn nix_sandbox(args: &[String]) -> Result<bool, String> {
         poseidon_wasm: take("poseidon-wasm")?,
         bench: take("bench")?,
         bench_wasm: take("bench-wasm")?,
+        bench_wide: take("bench-wide")?,
+        fma_unmerged: take("fma-unmerged")?,
+        fma_kernel: take("fma-kernel")?,
+        binaryen: take("binaryen")?,
         cargo_log: take("cargo-log")?,
         bench_report: take("bench-report")?,
         xtask: take("xtask")?,
@@ -53,7 +57,7 @@ pub fn nix_sandbox(args: &[String]) -> Result<bool, String> {
         node24: take("node24")?,
         bench_args: opts
             .remove("bench-args")
-            .unwrap_or_else(|| "--quick --noplot Poseidon/permutation/u29$".into()),
+            .unwrap_or_else(|| "--quick --noplot Poseidon/permutation/(u29|fma)$".into()),
         counts: None,
     };
     let counts = ["count", "count-wasm", "site-packages"]

@@ -275,10 +275,11 @@ fn build_side(
 /// The wide-arithmetic module of ours at `tree`, built as `make bench` builds it
 /// ([`crate::lab::build::Flavor::Wide`]) with the tree's own compiler wrapper.
 fn build_wide(work: &Path, tree: &Path, out: &Path) -> Result<(), String> {
-    if !tree.join("scripts/rustc-wide.sh").is_file() {
+    if !tree.join(crate::lab::build::RUSTC_WIDE).is_file() {
         return Err(format!(
-            "{}: no scripts/rustc-wide.sh, so no wide-arithmetic build (runtime wasmtime-wide)",
-            tree.display()
+            "{}: no {}, so no wide-arithmetic build (runtime wasmtime-wide)",
+            tree.display(),
+            crate::lab::build::RUSTC_WIDE
         ));
     }
     let module = bench_binary_at(tree, Flavor::Wide, Some(&work.join("target-wide")))?;

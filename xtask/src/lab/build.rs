@@ -36,14 +36,23 @@ pub fn rendered_errors(json: &str) -> String {
 /// wall clock. Its modules run under `wasmtime run -W wide-arithmetic=y`.
 pub fn wide(cmd: &mut Command, root: &Path) {
     cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-wide"))
-        .env("RUSTC_WRAPPER", root.join("scripts/rustc-wide.sh"))
-        .env("CARGO_PROFILE_BENCH_LTO", "false")
-        .env("CARGO_PROFILE_RELEASE_LTO", "false")
-        .env(
-            "CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS",
-            "-C target-feature=+simd128 --cfg poseidon_wide",
-        );
+        .env("RUSTC_WRAPPER", root.join(RUSTC_WIDE))
+        .envs(WIDE_ENV);
 }
+
+/// The wide build's compiler wrapper, relative to the checkout.
+pub const RUSTC_WIDE: &str = "scripts/rustc-wide.sh";
+
+/// The wide build's variables besides its target directory and [`RUSTC_WIDE`]:
+/// the flake's `bench-wide` sets the same (`cargo xtask nix-sandbox` compares).
+pub const WIDE_ENV: [(&str, &str); 3] = [
+    ("CARGO_PROFILE_BENCH_LTO", "false"),
+    ("CARGO_PROFILE_RELEASE_LTO", "false"),
+    (
+        "CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS",
+        "-C target-feature=+simd128 --cfg poseidon_wide",
+    ),
+];
 
 /// The settings of the fma Wasm build, in its own target directory: relaxed SIMD
 /// and `--cfg poseidon_fma`, which give the benchmark the JavaScript package's
@@ -51,11 +60,15 @@ pub fn wide(cmd: &mut Command, root: &Path) {
 /// merges in.
 fn fma(cmd: &mut Command, root: &Path) {
     cmd.env("CARGO_TARGET_DIR", root.join("target/wasm-fma"))
-        .env(
-            "CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS",
-            "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
-        );
+        .envs(FMA_ENV);
 }
+
+/// The fma build's variables besides its target directory: the flake's
+/// `bench-fma` builds with the same (`cargo xtask nix-sandbox` compares).
+pub const FMA_ENV: [(&str, &str); 1] = [(
+    "CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS",
+    "-C target-feature=+simd128,+relaxed-simd --cfg poseidon_fma",
+)];
 
 /// The benchmark's fma build with the kernels merged in (binaryen from
 /// [`super::js::binaryen`]): `target/wasm-fma/bench-fma.wasm`.

@@ -93,16 +93,31 @@ fn mentioned(v: &Value, out: &mut BTreeSet<String>) {
 /// What each app may depend on, among the builds and runtimes an app can pull in.
 const APP_NEEDS: &[(&str, &[&str])] = &[
     ("bench-native", &["poseidon-bench"]),
-    ("bench-wasm", &["poseidon-bench-wasm", "wasmtime"]),
+    (
+        "bench-wasm",
+        &[
+            "poseidon-bench-wasm",
+            "poseidon-bench-wide",
+            "poseidon-bench-fma",
+            "wasmtime",
+        ],
+    ),
     (
         "bench-node",
-        &["poseidon-bench-wasm", "nodejs_22", "nodejs_24"],
+        &[
+            "poseidon-bench-wasm",
+            "poseidon-bench-fma",
+            "nodejs_22",
+            "nodejs_24",
+        ],
     ),
     (
         "bench",
         &[
             "poseidon-bench",
             "poseidon-bench-wasm",
+            "poseidon-bench-wide",
+            "poseidon-bench-fma",
             "wasmtime",
             "nodejs_22",
             "nodejs_24",

@@ -12,6 +12,10 @@ use crate::lab::tools::{io, which};
 
 /// The stand-in toolchain's `rustc --version`, expected in the counts' key.
 pub(super) const STANDIN_RUSTC: &str = "rustc 1.95.0 (stand-in)";
+/// The name of the wide build's compiler wrapper (nix/packages.nix's
+/// `writeShellScript "rustc-wide"`), its stand-in a file of the store.
+pub(super) const WIDE_WRAPPER: &str = "rustc-wide";
+
 /// The benchmark the counts' steps count (the shortest).
 pub(super) const COUNT_ID: &str = "Field/mul/u64";
 
@@ -29,6 +33,15 @@ pub struct Inputs {
     pub bench: PathBuf,
     /// The bench module, wasm32-wasip1.
     pub bench_wasm: PathBuf,
+    /// The bench module with wide arithmetic (runtime wasmtime-wide).
+    pub bench_wide: PathBuf,
+    /// The bench module's fma build, before the kernels are merged in.
+    pub fma_unmerged: PathBuf,
+    /// The kernels' generator (`fma-kernel`), native.
+    pub fma_kernel: PathBuf,
+    /// binaryen's bin directory (`wasm-merge`, `wasm-opt`): a native binaryen's,
+    /// or npm's `node_modules/.bin` (scripts for Node).
+    pub binaryen: PathBuf,
     /// cargo's `--message-format=json` output of the native bench build.
     pub cargo_log: PathBuf,
     /// The report tool, native (`bench-report`).
@@ -204,19 +217,47 @@ impl Lab {
                 quote(&self.inp.work.join("fmt-called").display().to_string())
             ),
         )?;
-        place(&self.inp.poseidon, &self.pkg("poseidon/bin/poseidon"))?;
-        place(
-            &self.inp.poseidon_wasm,
-            &self.pkg("poseidon-wasm/bin/poseidon.wasm"),
-        )?;
-        place(
-            &self.inp.bench,
-            &self.pkg("poseidon-bench/bin/poseidon-bench"),
-        )?;
-        place(
-            &self.inp.bench_wasm,
-            &self.pkg("poseidon-bench-wasm/bin/poseidon-bench.wasm"),
-        )?;
+        // The builds of the workspace, each at its package's path.
+        for (src, pkg) in [
+            (&self.inp.poseidon, "poseidon/bin/poseidon"),
+            (&self.inp.poseidon_wasm, "poseidon-wasm/bin/poseidon.wasm"),
+            (&self.inp.bench, "poseidon-bench/bin/poseidon-bench"),
+            (
+                &self.inp.bench_wasm,
+                "poseidon-bench-wasm/bin/poseidon-bench.wasm",
+            ),
+            (
+                &self.inp.bench_wide,
+                "poseidon-bench-wide/bin/poseidon-bench.wasm",
+            ),
+            (
+                &self.inp.fma_unmerged,
+                "poseidon-bench-fma-unmerged/bin/poseidon-bench.wasm",
+            ),
+            (&self.inp.fma_kernel, "poseidon-fma-kernel/bin/fma-kernel"),
+        ] {
+            place(src, &self.pkg(pkg))?;
+        }
+        // binaryen's tools as programs of their own (npm's are scripts that
+        // `/usr/bin/env node` would start: the pinned Node runs them here).
+        for t in ["wasm-merge", "wasm-opt"] {
+            let src = self.inp.binaryen.join(t);
+            let real = io(&src, fs::canonicalize(&src))?;
+            let head = fs::read(&real).unwrap_or_default();
+            let run = if head.starts_with(b"#!/usr/bin/env node") {
+                format!(
+                    "{} {}",
+                    quote(&self.inp.node24.display().to_string()),
+                    quote(&real.display().to_string())
+                )
+            } else {
+                quote(&real.display().to_string())
+            };
+            write_exe(
+                &self.pkg("binaryen/bin").join(t),
+                &format!("#!/bin/sh\nexec {run} \"$@\"\n"),
+            )?;
+        }
         write_exe(
             &self.pkg("rust-toolchain/bin/rustc"),
             &format!("#!/bin/sh\necho {}\n", quote(STANDIN_RUSTC)),
@@ -278,6 +319,12 @@ impl Lab {
             "poseidon-wasm",
             "poseidon-bench",
             "poseidon-bench-wasm",
+            "poseidon-bench-wide",
+            "poseidon-bench-fma-unmerged",
+            "poseidon-bench-fma",
+            "poseidon-fma-kernel",
+            "binaryen",
+            WIDE_WRAPPER,
             "bench-report",
             "xtask",
             "scripts",
@@ -428,6 +475,17 @@ impl Lab {
             found.insert(format!("{HOMELESS} (created)"));
         }
         Ok(found)
+    }
+
+    /// writeShellScript's file at its stand-in path: the pinned bash on its first
+    /// line, then the text.
+    pub(super) fn shell_script(&self, name: &str, text: &str) -> Result<PathBuf, String> {
+        let path = self.pkg(name);
+        write_exe(
+            &path,
+            &format!("#!{}\n{text}", self.pkg("bash/bin/bash").display()),
+        )?;
+        Ok(path)
     }
 
     /// writeShellApplication's wrapper: the pinned bash, errexit/nounset/pipefail,

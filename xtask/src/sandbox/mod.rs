@@ -27,7 +27,7 @@ use crate::checklist::Checklist as Report;
 
 mod lab;
 use crate::lab::tools::{io, which};
-use lab::{tail, version, AppRun, Lab, COUNT_ID, STANDIN_RUSTC};
+use lab::{tail, version, AppRun, Lab, COUNT_ID, STANDIN_RUSTC, WIDE_WRAPPER};
 pub(crate) use lab::{write_exe, COREUTILS};
 pub use lab::{CountInputs, Inputs};
 
@@ -66,6 +66,143 @@ fn report_env_checks(r: &mut Report, lab: &Lab, report: &Path, what: &str) {
         &format!("{what}: report.svg drawn beside report.json"),
         || format!("{} missing or not a chart", svg.display()),
     );
+}
+
+/// report.json's results (none when it is missing or not JSON).
+fn results(report: &Path) -> Vec<Value> {
+    let json: Value = fs::read_to_string(report)
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(Value::Null);
+    json["results"].as_array().cloned().unwrap_or_default()
+}
+
+/// The runtimes that measured ID `id` (any, with `None`) in `report`.
+fn measured_on(report: &Path, id: Option<&str>) -> std::collections::BTreeSet<String> {
+    results(report)
+        .iter()
+        .filter(|r| id.is_none_or(|id| r["id"] == id))
+        .filter_map(|r| r["runtime"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The variables of `env` that the evaluated derivation `drv` sets otherwise.
+fn env_differences(drv: &Value, env: &[(&str, &str)]) -> Vec<String> {
+    env.iter()
+        .filter(|(k, v)| drv[*k] != *v)
+        .map(|(k, v)| format!("{k} = {} (xtask: {v:?})", drv[*k]))
+        .collect()
+}
+
+/// `report` holds results of ID `id` (of any, with `None`) from each runtime of
+/// `want`: every runtime the flake pins, or those that run the fma module.
+fn measured_check(r: &mut Report, report: &Path, id: Option<&str>, want: &[&str], claim: &str) {
+    let got = measured_on(report, id);
+    r.check(
+        want.iter().all(|rt| got.contains(*rt)),
+        &format!("{claim} ({})", want.join(", ")),
+        || format!("report.json has results of {id:?} from {got:?}"),
+    );
+}
+
+/// Every runtime the flake pins (nix/packages.nix's everyRuntime, each Node by name).
+const EVERY_RUNTIME: [&str; 5] = ["native", "wasmtime", "wasmtime-wide", "node22", "node24"];
+/// The runtimes that run the fma module's rows (xtask's `Runtime::runs_fma`).
+const FMA_RUNTIMES: [&str; 3] = ["wasmtime", "node22", "node24"];
+/// The fma module's row (its permutation).
+const FMA_ROW: &str = "Poseidon/permutation/fma";
+
+/// `report`'s results: from every pinned runtime, and the fma rows from each
+/// runtime that runs them.
+fn runtime_checks(r: &mut Report, report: &Path, what: &str) {
+    let every = format!("{what}: measured on every pinned runtime");
+    measured_check(r, report, None, &EVERY_RUNTIME, &every);
+    let fma = format!("{what}: the fma rows (the merged module) measured");
+    measured_check(r, report, Some(FMA_ROW), &FMA_RUNTIMES, &fma);
+}
+
+/// packages.bench-wide: the settings of `xtask bench`'s wide build, and its
+/// compiler wrapper (the script nix/packages.nix makes of scripts/rustc-wide.sh)
+/// run in the sandbox as cargo runs it.
+fn wide_build_checks(r: &mut Report, lab: &Lab, ev: &Value) -> Result<(), String> {
+    use crate::lab::build::{RUSTC_WIDE, WIDE_ENV};
+    let w = &ev["packages"]["bench-wide"];
+    let wrapper = lab.pkg(WIDE_WRAPPER);
+    let script = fs::read_to_string(lab.inp.root.join(RUSTC_WIDE)).unwrap_or_default();
+    let text = ev["rustcWide"]["text"].as_str().unwrap_or("");
+    let differ = env_differences(w, &WIDE_ENV);
+    r.check(
+        differ.is_empty()
+            && w["CARGO_BUILD_TARGET"] == "wasm32-wasip1"
+            && w["RUSTC_WRAPPER"] == Value::String(wrapper.display().to_string())
+            && !script.is_empty()
+            && text == script,
+        &format!("packages.bench-wide: xtask's wide build (wasm32-wasip1, WIDE_ENV), its RUSTC_WRAPPER {RUSTC_WIDE} made a script of the store (writeShellScript)"),
+        || format!("{differ:?}; target {}, RUSTC_WRAPPER {}, wrapper text the script's: {}", w["CARGO_BUILD_TARGET"], w["RUSTC_WRAPPER"], text == script),
+    );
+    // As writeShellScript writes it: the pinned bash first, then the text.
+    lab.shell_script(WIDE_WRAPPER, text)?;
+    let fake = lab.inp.work.join("fake-rustc");
+    lab::write_exe(&fake, "#!/bin/sh\necho \"$*\"\n")?;
+    let probe = r#"for c in poseidon ark_ff; do for t in wasm32-wasip1 x86_64-unknown-linux-gnu; do
+  echo "$c $t: $("$RUSTC_WRAPPER" "$FAKE_RUSTC" --crate-name "$c" --target "$t")"
+done; done > "$out"
+"#;
+    let extra = [
+        ("probeScript", probe.to_owned()),
+        ("FAKE_RUSTC", fake.display().to_string()),
+    ];
+    let b = lab.build_drv("rustc-wide", w, "probeScript", &extra)?;
+    let got = fs::read_to_string(&b.out).unwrap_or_default();
+    let flag = "-C target-feature=+wide-arithmetic";
+    let want = [
+        ("poseidon wasm32-wasip1", true),
+        ("poseidon x86_64-unknown-linux-gnu", false),
+        ("ark_ff wasm32-wasip1", false),
+        ("ark_ff x86_64-unknown-linux-gnu", false),
+    ];
+    let right = want.iter().all(|(what, wide)| {
+        got.lines()
+            .find_map(|l| l.strip_prefix(&format!("{what}: ")))
+            .is_some_and(|args| args.starts_with("--crate-name") && args.ends_with(flag) == *wide)
+    });
+    r.check(
+        b.ok && b.strays.is_empty() && right,
+        &format!("packages.bench-wide's RUSTC_WRAPPER in the sandbox: {flag} for crate poseidon on wasm32 only"),
+        || format!("exit ok = {}, strays {:?}, got:\n{got}\n{}", b.ok, b.strays, tail(&b.text)),
+    );
+    Ok(())
+}
+
+/// packages.bench-fma: the fma build's settings are `xtask bench`'s, and the
+/// kernels merged into its module as a derivation builds (as nobody, the store
+/// read-only); the result stands in for the package the apps run.
+fn fma_build_checks(r: &mut Report, lab: &Lab, ev: &Value) -> Result<(), String> {
+    use crate::lab::build::FMA_ENV;
+    let a = &ev["fmaArgs"];
+    let differ = env_differences(a, &FMA_ENV);
+    r.check(
+        differ.is_empty() && a["CARGO_BUILD_TARGET"] == "wasm32-wasip1",
+        "packages.bench-fma: xtask's fma build (wasm32-wasip1, FMA_ENV)",
+        || format!("{differ:?}; target {}", a["CARGO_BUILD_TARGET"]),
+    );
+    let d = &ev["packages"]["bench-fma"];
+    let b = lab.build_drv("bench-fma", d, "text", &[])?;
+    let module = b.out.join("bin/poseidon-bench.wasm");
+    let bytes = fs::read(&module).unwrap_or_default();
+    r.check(
+        b.ok && b.strays.is_empty() && bytes.starts_with(b"\0asm"),
+        "packages.bench-fma in the sandbox: the kernels merged in (fma-kernel --merge, binaryen), a module in $out, nothing outside it",
+        || format!("exit ok = {}, strays {:?}, {} bytes:\n{}", b.ok, b.strays, bytes.len(), tail(&b.text)),
+    );
+    // The apps' checks below then find no fma rows when this failed.
+    if module.is_file() {
+        lab::place(
+            &module,
+            &lab.pkg("poseidon-bench-fma/bin/poseidon-bench.wasm"),
+        )?;
+    }
+    Ok(())
 }
 
 /// All checks; Ok(true) when every one passed.
@@ -154,6 +291,9 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
         || format!("nonce attribute = {}", report_drv["nonce"]),
     );
 
+    wide_build_checks(&mut r, &lab, &ev)?;
+    fma_build_checks(&mut r, &lab, &ev)?;
+
     // The vector check, as a sandboxed build (defect 1).
     let v = &ev["checks"]["poseidon-vectors"];
     let b = lab.build_drv("poseidon-vectors", v, "text", &[])?;
@@ -223,6 +363,7 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
         || format!("exit ok = {}, strays {:?}:\n{}", b.ok, b.strays, tail(&b.text)),
     );
     report_env_checks(&mut r, &lab, &report, "packages.bench-report");
+    runtime_checks(&mut r, &report, "packages.bench-report");
 
     // The apps' PATH: the pinned tools first (defects 4, 9).
     let app = &ev["apps"]["bench"];
@@ -274,32 +415,44 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
             )
         },
     );
-    report_env_checks(
-        &mut r,
-        &lab,
-        &dir.join("target/bench-report/report.json"),
-        "apps.bench",
-    );
+    let report = dir.join("target/bench-report/report.json");
+    report_env_checks(&mut r, &lab, &report, "apps.bench");
+    runtime_checks(&mut r, &report, "apps.bench");
 
-    // bench-native has no wasm module and no Node: it must not look for one.
-    let app = &ev["apps"]["bench-native"];
-    let AppRun {
-        out: o,
-        called,
-        dir,
-    } = lab.run_app("bench-native", app, "app-run-native", &bench_args)?;
-    let rows = fs::read_to_string(dir.join("target/bench-report/report.json")).unwrap_or_default();
-    r.check(
-        o.status.success() && called.is_empty() && rows.contains("\"native\"") && !rows.contains("\"wasmtime\""),
-        "apps.bench-native from a caller with decoy tools: measures natively only, looks for no Node, calls no decoy",
-        || {
-            format!(
-                "exit {:?}, decoys called: {called:?}\n{}",
-                o.status.code(),
-                tail(&String::from_utf8_lossy(&o.stderr))
-            )
-        },
-    );
+    // bench-wasm: the pinned wasmtime, plain and with wide arithmetic (and the fma
+    // rows); bench-native has no wasm module and no Node: it must not look for one.
+    for (name, run, want, claim) in [
+        (
+            "bench-wasm",
+            "app-run-wasm",
+            &["wasmtime", "wasmtime-wide"][..],
+            "measures under wasmtime and wasmtime-wide (the wide module)",
+        ),
+        (
+            "bench-native",
+            "app-run-native",
+            &["native"],
+            "measures natively only, looks for no Node",
+        ),
+    ] {
+        let AppRun {
+            out: o,
+            called,
+            dir,
+        } = lab.run_app(name, &ev["apps"][name], run, &bench_args)?;
+        let got = measured_on(&dir.join("target/bench-report/report.json"), None);
+        r.check(
+            o.status.success() && called.is_empty() && got.iter().eq(want.iter()),
+            &format!("apps.{name} from a caller with decoy tools: {claim}, calls no decoy"),
+            || {
+                format!(
+                    "exit {:?}, decoys called: {called:?}, results from {got:?}\n{}",
+                    o.status.code(),
+                    tail(&String::from_utf8_lossy(&o.stderr))
+                )
+            },
+        );
+    }
 
     if lab.inp.counts.is_some() {
         count_checks(&mut r, &lab, &ev)?;
