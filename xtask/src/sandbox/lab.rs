@@ -243,8 +243,13 @@ impl Lab {
         for t in ["wasm-merge", "wasm-opt"] {
             let src = self.inp.binaryen.join(t);
             let real = io(&src, fs::canonicalize(&src))?;
-            let head = fs::read(&real).unwrap_or_default();
-            let run = if head.starts_with(b"#!/usr/bin/env node") {
+            // Its first line only (npm's scripts are megabytes of JavaScript).
+            let mut head = [0u8; 19];
+            let read = fs::File::open(&real).and_then(|mut f| {
+                use std::io::Read;
+                f.read_exact(&mut head)
+            });
+            let run = if read.is_ok() && head == *b"#!/usr/bin/env node" {
                 format!(
                     "{} {}",
                     quote(&self.inp.node24.display().to_string()),
