@@ -107,7 +107,8 @@ fn measured_check(r: &mut Report, report: &Path, id: Option<&str>, want: &[&str]
 
 /// Every runtime the flake pins (nix/packages.nix's everyRuntime, each Node by name).
 const EVERY_RUNTIME: [&str; 5] = ["native", "wasmtime", "wasmtime-wide", "node22", "node24"];
-/// The runtimes that run the fma module's rows (xtask's `Runtime::runs_fma`).
+/// The pinned runtimes that run the fma module's rows (those of [`EVERY_RUNTIME`]
+/// that xtask's `Runtime::runs_fma` accepts).
 const FMA_RUNTIMES: [&str; 3] = ["wasmtime", "node22", "node24"];
 /// The fma module's row (its permutation).
 const FMA_ROW: &str = "Poseidon/permutation/fma";
@@ -419,8 +420,8 @@ pub fn run(inp: Inputs) -> Result<bool, String> {
     report_env_checks(&mut r, &lab, &report, "apps.bench");
     runtime_checks(&mut r, &report, "apps.bench");
 
-    // bench-wasm: the pinned wasmtime, plain and with wide arithmetic (and the fma
-    // rows); bench-native has no wasm module and no Node: it must not look for one.
+    // bench-wasm: the pinned wasmtime, plain and with wide arithmetic; bench-native
+    // has no wasm module and no Node: it must not look for one.
     for (name, run, want, claim) in [
         (
             "bench-wasm",
