@@ -364,52 +364,29 @@ fn nix_sandbox(root: &Path) -> Result<bool, String> {
     let wasm = bench_binary(root, Flavor::Wasm)?;
     let wide = bench_binary(root, Flavor::Wide)?;
     let fma = bench_binary(root, Flavor::Fma)?;
-    crate::lab::tools::run(
-        Command::new("cargo")
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "poseidon-fma-kernel",
-                "--bin",
-                "fma-kernel",
-            ])
-            .current_dir(root),
-        "building the FMA kernels' generator",
-    )?;
+    let mut generator = Command::new("cargo");
+    generator
+        .args(["build", "-p", "poseidon-fma-kernel", "--bin", "fma-kernel"])
+        .current_dir(root);
+    let generator = crate::lab::build::build(generator, "bin", "the FMA kernels' generator")?;
     let binaryen = crate::lab::js::binaryen(root)?;
     let xtask = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
-    let mut args: Vec<String> = vec![
-        "--root".into(),
-        root.display().to_string(),
-        "--work".into(),
-        root.join("target/nix-sandbox").display().to_string(),
-        "--poseidon".into(),
-        root.join(NATIVE_TOOL).display().to_string(),
-        "--poseidon-wasm".into(),
-        root.join(WASM_TOOL).display().to_string(),
-        "--bench".into(),
-        bench.display().to_string(),
-        "--bench-wasm".into(),
-        wasm.display().to_string(),
-        "--bench-wide".into(),
-        wide.display().to_string(),
-        "--fma-unmerged".into(),
-        fma.display().to_string(),
-        "--fma-kernel".into(),
-        root.join("target/debug/fma-kernel").display().to_string(),
-        "--binaryen".into(),
-        binaryen.display().to_string(),
-        "--cargo-log".into(),
-        log.display().to_string(),
-        "--bench-report".into(),
-        root.join(REPORT).display().to_string(),
-        "--xtask".into(),
-        xtask.display().to_string(),
-        "--node22".into(),
-        nodes::installed(root, 22).display().to_string(),
-        "--node24".into(),
-        nodes::installed(root, 24).display().to_string(),
+    let mut inputs: Vec<(&str, PathBuf)> = vec![
+        ("root", root.to_path_buf()),
+        ("work", root.join("target/nix-sandbox")),
+        ("poseidon", root.join(NATIVE_TOOL)),
+        ("poseidon-wasm", root.join(WASM_TOOL)),
+        ("bench", bench),
+        ("bench-wasm", wasm),
+        ("bench-wide", wide),
+        ("fma-unmerged", fma),
+        ("fma-kernel", generator),
+        ("binaryen", binaryen),
+        ("cargo-log", log),
+        ("bench-report", root.join(REPORT)),
+        ("xtask", xtask),
+        ("node22", nodes::installed(root, 22)),
+        ("node24", nodes::installed(root, 24)),
     ];
     // The counts' steps need valgrind and the wasmtime package (the counts step installs it).
     let site = std::fs::read_dir(root.join("target/counts/venv/lib"))
@@ -423,17 +400,22 @@ fn nix_sandbox(root: &Path) -> Result<bool, String> {
         site,
         Path::new("/usr/bin/python3").is_file(),
     ) {
-        let count = crate::lab::build::count_binary(root, Flavor::Host)?;
-        let count_wasm = crate::lab::build::count_binary(root, Flavor::Wasm)?;
-        args.extend([
-            "--count".into(),
-            count.display().to_string(),
-            "--count-wasm".into(),
-            count_wasm.display().to_string(),
-            "--site-packages".into(),
-            site.display().to_string(),
+        inputs.extend([
+            (
+                "count",
+                crate::lab::build::count_binary(root, Flavor::Host)?,
+            ),
+            (
+                "count-wasm",
+                crate::lab::build::count_binary(root, Flavor::Wasm)?,
+            ),
+            ("site-packages", site),
         ]);
     }
+    let args: Vec<String> = inputs
+        .into_iter()
+        .flat_map(|(k, v)| [format!("--{k}"), v.display().to_string()])
+        .collect();
     crate::tasks::nix_sandbox(&args)
 }
 

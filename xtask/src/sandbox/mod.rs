@@ -34,10 +34,7 @@ pub use lab::{CountInputs, Inputs};
 /// report.json's env says the pinned wasmtime and both pinned Nodes measured, and
 /// report.svg is beside it.
 fn report_env_checks(r: &mut Report, lab: &Lab, report: &Path, what: &str) {
-    let json: Value = fs::read_to_string(report)
-        .ok()
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or(Value::Null);
+    let json = report_json(report);
     let env = &json["env"];
     let wasmtime = version(&lab.pkg("wasmtime/bin/wasmtime"));
     r.check(
@@ -68,19 +65,20 @@ fn report_env_checks(r: &mut Report, lab: &Lab, report: &Path, what: &str) {
     );
 }
 
-/// report.json's results (none when it is missing or not JSON).
-fn results(report: &Path) -> Vec<Value> {
-    let json: Value = fs::read_to_string(report)
+/// A report.json (null when it is missing or not JSON).
+fn report_json(report: &Path) -> Value {
+    fs::read_to_string(report)
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or(Value::Null);
-    json["results"].as_array().cloned().unwrap_or_default()
+        .unwrap_or(Value::Null)
 }
 
 /// The runtimes that measured ID `id` (any, with `None`) in `report`.
 fn measured_on(report: &Path, id: Option<&str>) -> std::collections::BTreeSet<String> {
-    results(report)
-        .iter()
+    report_json(report)["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
         .filter(|r| id.is_none_or(|id| r["id"] == id))
         .filter_map(|r| r["runtime"].as_str().map(str::to_owned))
         .collect()
