@@ -10,10 +10,14 @@
 //! chains at once: in a row, each limb product's low word goes into the chain of
 //! OF (`adox`) and its high word into the chain of CF (`adcx`), so neither waits
 //! on the other, and `mulx` leaves the flags alone. LLVM's code for the `u128` form
-//! uses one chain and moves every product through `rax`/`rdx`. `make ab` of the
-//! permutation: the S-box's products and squares here, 0.92× the time on an Intel
-//! Xeon (Sapphire Rapids class); the rows too, 0.95× on an AMD EPYC of family 25
-//! (Zen 4), where on the Xeon they had gained nothing (docs/experiments/native.md).
+//! uses one chain and moves every product through `rax`/`rdx`. The reduction step
+//! is one chain: q·p's words are summed first (p has two low limbs and a top power
+//! of two), and T0's carry is T0 ≠ 0 (`neg`), so no chain is left to flush through
+//! the upper words. `make ab` of the permutation: the S-box's products and squares
+//! here, 0.92× the time on an Intel Xeon (Sapphire Rapids class); the rows too,
+//! 0.95× on an AMD EPYC of family 25 (Zen 4), where on the Xeon they had gained
+//! nothing; the one-chain reduction step, 0.91× on that EPYC
+//! (docs/experiments/native.md).
 //!
 //! Bounds are `arith`'s: for the product a < 2^256 − p and any b, the value stays
 //! below 2^320 within a step and below a + p < 2^256 after it; for the row, below
@@ -184,9 +188,12 @@ macro_rules! mac2 {
 }
 
 /// One reduction step on T0..T4: q = T0·(−p⁻¹), then T + q·p, whose word T0 is
-/// zero, leaving (T + q·p)/2^64 in T1..T4. q·p = q·p_0 + q·p_1·2^64 + q·2^254; the
-/// last term's words (q << 62, q >> 2) are added once both chains have ended,
-/// since shifts write the flags.
+/// zero, leaving (T + q·p)/2^64 in T1..T4, on one carry chain. q·p = q·p_0 +
+/// q·p_1·2^64 + q·2^254: the first two summed into three words (hi(q·p_0) +
+/// lo(q·p_1) in `hi`, hi(q·p_1) plus that carry in `z`; below 2^62 + 1, so no
+/// carry out), the last as q << 62 and q >> 2 (shifted before the chain, since
+/// shifts write the flags). T0 + lo(q·p_0) is 0 mod 2^64 by the choice of q, so
+/// its carry is 1 exactly when T0 ≠ 0, which `neg` puts in CF without the word.
 macro_rules! reduce_step {
     ($t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
         concat!(
@@ -194,18 +201,19 @@ macro_rules! reduce_step {
             $t0,
             "}\n",
             "imul rdx, qword ptr [{m} + 16]\n",
-            "xor {z:e}, {z:e}\n",
-            mac2!("[{m}]", $t0, $t1),
-            mac2!("[{m} + 8]", $t1, $t2),
-            op2!("adox", $t2, "z"),
-            op2!("adcx", $t3, "z"),
-            op2!("adox", $t3, "z"),
-            op2!("adcx", $t4, "z"),
-            op2!("adox", $t4, "z"),
+            "mulx {hi}, {lo}, qword ptr [{m}]\n",
+            "mulx {z}, {lo}, qword ptr [{m} + 8]\n",
+            op2!("add", "hi", "lo"),
+            "adc {z}, 0\n",
             "mov {lo}, rdx\n",
             "shl {lo}, 62\n",
             "shr rdx, 2\n",
-            op2!("add", $t3, "lo"),
+            "neg {",
+            $t0,
+            "}\n",
+            op2!("adc", $t1, "hi"),
+            op2!("adc", $t2, "z"),
+            op2!("adc", $t3, "lo"),
             "adc {",
             $t4,
             "}, rdx\n",
