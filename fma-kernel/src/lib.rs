@@ -20,7 +20,8 @@
 //!   quotient's product) the remainder is added instead, anchored at 1.5·2^52.
 //! - The Montgomery quotient of column c: p ≡ 1 mod 2^32 for both Pasta primes,
 //!   so q = 2^32·(t·u mod 2^20) − t mod 2^52 with u = (p − 1)/2^32 (one
-//!   `i32x4.mul`, two shifts, a subtraction and a mask). p's 52-bit limbs 0–2 are
+//!   `i32x4.mul`, whose low 32-bit lane shifted up by 32 is (t·u mod 2^32)·2^32,
+//!   a subtraction, and the mask that keeps 52 bits). p's 52-bit limbs 0–2 are
 //!   products; limb 3 is zero and limb 4 is 2^46, so q·2^46 is two shifts and a
 //!   mask (15 products per reduction instead of 20).
 //! - A column is carried by a logical shift while a known positive excess keeps it

@@ -109,12 +109,11 @@ pub(crate) fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
             if c < LIMBS {
                 let t = st.exact("cur");
                 st.set("t", t);
+                // (t·u mod 2^32)·2^32, of which the mask keeps (t·u mod 2^20)·2^32:
+                // one shift, the other 32-bit lane's product shifted out.
                 let q = E::And(
                     b(E::ISub(
-                        b(E::ShrU(
-                            b(E::Shl(b(E::Mul32(b(st.get("t")), b(E::Const(u)))), 44)),
-                            12,
-                        )),
+                        b(E::Shl(b(E::Mul32(b(st.get("t")), b(E::Const(u)))), 32)),
                         b(st.get("t")),
                     )),
                     b(E::Const(MASK)),
