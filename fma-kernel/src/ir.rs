@@ -10,6 +10,8 @@ pub(crate) const HI: u64 = 0x4670_0000_0000_0000;
 pub(crate) const LO: u64 = 0x4338_0000_0000_0000;
 /// Bits of 2^104 − 1.5·2^52 = (2^53 − 3)·2^51.
 pub(crate) const HI_LO: u64 = 0x466f_ffff_ffff_fffd;
+/// Bits of 2^104 − 2^51: `HI` less one (the double below 2^104).
+pub(crate) const HALF_BELOW_HI: u64 = HI - 1;
 pub(crate) const TWO52: u64 = 0x4330_0000_0000_0000;
 /// Bits of −2^52.
 pub(crate) const NEG_TWO52: u64 = 0xc330_0000_0000_0000;
@@ -128,8 +130,7 @@ impl Stream {
     }
     /// a·b into (lo → `cu`, hi → `nx`): hi = fma(a, b, 2^104) = 2^104 + k·2^52,
     /// then fnma(a, b, hi − (2^104 − 1.5·2^52)) = 1.5·2^52 − (a·b − k·2^52), exact
-    /// and in [2^52, 2^53], whose bits are subtracted from `cu` (one subtraction
-    /// fewer than [`Stream::mac_anchored`]).
+    /// and in [2^52, 2^53], whose bits are subtracted from `cu`.
     pub(crate) fn mac(&mut self, a: &E, bb: &E, cu: &'static str, nx: &'static str) {
         self.high(a, bb, nx);
         let h = E::FSub(b(self.get("hi")), b(E::Const(HI_LO)));
@@ -143,15 +144,6 @@ impl Stream {
         self.set(cu, v);
         self.ex.insert(cu, (x.wrapping_sub(LO), true));
     }
-    /// a·b as [`Stream::mac`], but the low half's bits added with the excess 1.5·2^52
-    /// (`lo` = 1.5·2^52 + (a·b − k·2^52)): where the column must stay positive for
-    /// its carry (a shift), as after the Montgomery quotient's product.
-    pub(crate) fn mac_anchored(&mut self, a: &E, bb: &E, cu: &'static str, nx: &'static str) {
-        self.high(a, bb, nx);
-        let h = E::FSub(b(self.get("hi")), b(E::Const(HI)));
-        let nlo = E::Nmadd(b(a.clone()), b(bb.clone()), b(h));
-        self.acc(cu, E::FSub(b(E::Const(LO)), b(nlo)), LO);
-    }
     /// `from` → `to` (empty `from` empties `to`).
     pub(crate) fn shift(&mut self, to: &'static str, from: &'static str) {
         let (x, full) = self.ex[from];
@@ -161,6 +153,25 @@ impl Stream {
         self.ex.insert(to, (x, full));
         self.ex.insert(from, (0, false));
     }
+}
+
+/// The bits of fma(q, p_0, 2^104 − 2^51) for a quotient digit q (an integer below
+/// 2^52, as `f64`) and p's limb 0 (2^50 < p_0 < 2^52, odd): `HI` − 1 + [q ≠ 0] +
+/// ⌊q·p_0/2^52⌋. Where q ≠ 0, q·p_0/2^52 is not an integer, so rounding
+/// q·p_0/2^52 − 1/2 to the nearest gives its floor: exactly where the sum lies
+/// in [2^104, 2^105) (step 2^52); where q·p_0 < 2^51 the sum lies within 2^51 below
+/// 2^104 (step 2^51) and rounds up to 2^104, as q·p_0 > p_0 > 2^50 (the floor is
+/// 0). q = 0 leaves 2^104 − 2^51 as it is.
+pub(crate) fn quotient_high(q: E, p0: u64) -> E {
+    assert!(
+        p0 > 1 << 50 && p0 < 1 << 52 && p0 & 1 == 1,
+        "p's limb 0: {p0:#x}"
+    );
+    E::Madd(
+        b(q),
+        b(E::Const(f64::to_bits(p0 as f64))),
+        b(E::Const(HALF_BELOW_HI)),
+    )
 }
 
 /// An integer below 2^52 (lanes) as `f64`.

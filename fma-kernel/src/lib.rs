@@ -16,16 +16,20 @@
 //!   [2^52, 2^53] (|a·b − k·2^52| ≤ 2^51). The first's bits added and the second's
 //!   subtracted as integers put k in column c + 1 and the remainder in column c,
 //!   each with a known excess (the anchors' bits) that the generator tracks and
-//!   subtracts where a column is read. Where a column must stay positive (after the
-//!   quotient's product) the remainder is added instead, anchored at 1.5·2^52.
+//!   subtracts where a column is read.
 //! - The Montgomery quotient of column c: p ≡ 1 mod 2^32 for both Pasta primes,
 //!   so q = 2^32·(t·u mod 2^20) − t mod 2^52 with u = (p − 1)/2^32 (one
 //!   `i32x4.mul`, whose low 32-bit lane shifted up by 32 is (t·u mod 2^32)·2^32,
 //!   a subtraction, and the mask that keeps 52 bits). p's 52-bit limbs 0–2 are
 //!   products; limb 3 is zero and limb 4 is 2^46, so q·2^46 is two shifts and a
 //!   mask (15 products per reduction instead of 20).
-//! - A column is carried by a logical shift while a known positive excess keeps it
-//!   positive (the quotient's remainder anchor, or 2^61 on the output columns).
+//! - The quotient's product by p_0 needs no low half: t + q·p_0 ≡ 0 mod 2^52, so
+//!   column c's carry is ⌊t/2^52⌋ + ⌊q·p_0/2^52⌋ + [q ≠ 0], and fma(q, p_0,
+//!   2^104 − 2^51) rounds to 2^104 + ⌊q·p_0/2^52⌋·2^52 for q ≠ 0 and is 2^104 − 2^51
+//!   (bits one less) for q = 0: one multiply-add instead of a split's five
+//!   operators (`ir::quotient_high`).
+//! - A column is carried by a logical shift while a known excess, a multiple of
+//!   2^52, keeps it positive (2^61).
 //!
 //! Two exports: `fma_permute` (one state; elements 0 and 1 in the lanes of one
 //! vector, element 2 in both lanes of another) and `fma_permute2` (two states, one

@@ -107,8 +107,13 @@ pub(crate) fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
                 st.acc("nxt", E::ShrU(b(qi), 52 - s), 0);
             }
             if c < LIMBS {
-                let t = st.exact("cur");
-                st.set("t", t);
+                // t + 2^61 (the column t, positive: |t| < 2^61; the same low 52 bits).
+                let (x, full) = st.ex["cur"];
+                assert!(full, "column {c} has products");
+                st.set(
+                    "t",
+                    E::ISub(b(st.get("cur")), b(E::Const(x.wrapping_sub(OFF)))),
+                );
                 // (t·u mod 2^32)·2^32, of which the mask keeps (t·u mod 2^20)·2^32:
                 // one shift, the other 32-bit lane's product shifted out.
                 let q = E::And(
@@ -120,13 +125,13 @@ pub(crate) fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
                 );
                 st.set(&format!("qi{c}"), q);
                 st.set(&format!("q{c}"), to_float(st.get(&format!("qi{c}"))));
-                st.set("cur", st.get("t"));
-                st.ex.insert("cur", (0, true));
+                // t + q·p_0 is a multiple of 2^52 (the choice of q), so its carry is
+                // ⌊t/2^52⌋ + ⌊q·p_0/2^52⌋ + [q ≠ 0]; one multiply-add gives the
+                // middle term (`quotient_high`), no low half needed.
                 let q = st.get(&format!("q{c}"));
-                st.mac_anchored(&q, &E::Const(f64::to_bits(p52[0] as f64)), "cur", "nxt");
-                // A multiple of 2^52 plus LO, positive: the shift carries its
-                // value / 2^52 plus LO >> 52.
-                st.acc("nxt", E::ShrU(b(st.get("cur")), 52), LO >> 52);
+                st.set("hi", quotient_high(q, p52[0]));
+                st.acc("nxt", st.get("hi"), HI - 1);
+                st.acc("nxt", E::ShrU(b(st.get("t")), 52), OFF >> 52);
             } else {
                 let j = (c - LIMBS) as u32;
                 let (x, _) = st.ex["cur"];
@@ -167,7 +172,7 @@ pub(crate) fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
     let mut hot: Vec<u64> = vec![
         HI,
         HI_LO,
-        LO,
+        HALF_BELOW_HI,
         MASK,
         TWO52,
         f64::to_bits(4503599627370496.0),

@@ -50,10 +50,9 @@ fn against_reference<F: PastaField>(which: Which) {
     }
 }
 
-/// The two splits of a limb product the generator writes ([`Stream::mac`] and
-/// [`Stream::mac_anchored`]), on limbs at their edges and seeded random ones: the
-/// high half's bits minus 2^104's are k, the low half's bits give the remainder
-/// δ, and k·2^52 + δ = a·b exactly.
+/// The split of a limb product the generator writes ([`Stream::mac`]), on limbs
+/// at their edges and seeded random ones: the high half's bits minus 2^104's are
+/// k, the low half's bits give the remainder δ, and k·2^52 + δ = a·b exactly.
 #[test]
 fn limb_product_splits() {
     let edge = [
@@ -88,11 +87,66 @@ fn limb_product_splits() {
             assert!((4503599627370496.0..=9007199254740992.0).contains(&lo));
             let delta = i128::from(LO) - i128::from(lo.to_bits());
             assert_eq!(k * (1 << 52) + delta, want, "mac {x} {y}");
-            // mac_anchored: 1.5·2^52 + δ, its bits LO + δ.
-            let lo = f(LO) - (-a).mul_add(c, hi - f(HI));
-            let delta = i128::from(lo.to_bits()) - i128::from(LO);
-            assert_eq!(k * (1 << 52) + delta, want, "anchored {x} {y}");
             assert!(delta.abs() <= 1 << 51);
+        }
+    }
+}
+
+/// A Montgomery column's carry as the generator forms it (`quotient_high`'s
+/// bits, `HI` − 1 taken away, plus ⌊t/2^52⌋ and 1) against (t + q·p_0)/2^52 in
+/// integers, for both primes' p_0: columns t with low bits at their edges (0, 1,
+/// 2^51, 2^52 − 1, …) and seeded random ones, negative and positive high parts,
+/// each with its own quotient q = −t·p⁻¹ mod 2^52 (0 exactly where t's low bits
+/// are 0).
+#[test]
+fn quotient_carry() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let lows: Vec<u64> = [
+        0,
+        1,
+        2,
+        (1 << 51) - 1,
+        1 << 51,
+        (1 << 51) + 1,
+        MASK - 1,
+        MASK,
+    ]
+    .into_iter()
+    .chain((0..300).map(|_| next() & MASK))
+    .collect();
+    let highs: [i64; 5] = [-(1 << 8), -1, 0, 1, 1 << 8];
+    for p in [Fp::MODULUS, Fq::MODULUS] {
+        let p52 = limbs52(p.as_ref());
+        // −p⁻¹ mod 2^52 by Newton's iteration (p odd).
+        let mut inv = 1u64;
+        for _ in 0..6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(p52[0].wrapping_mul(inv)));
+        }
+        let neg_inv = inv.wrapping_neg() & MASK;
+        for &low in &lows {
+            for &high in &highs {
+                let t = (i128::from(high) << 52) + i128::from(low);
+                let q = low.wrapping_mul(neg_inv) & MASK;
+                assert_eq!((q == 0), (low == 0));
+                let sum = t + i128::from(q) * i128::from(p52[0]);
+                assert_eq!(sum % (1 << 52), 0, "the choice of q");
+                let E::Madd(a, c, z) = quotient_high(E::Const((q as f64).to_bits()), p52[0]) else {
+                    unreachable!("a multiply-add")
+                };
+                let bits = |e: &E| match e {
+                    E::Const(x) => f64::from_bits(*x),
+                    _ => unreachable!("constants"),
+                };
+                let hi = bits(&a).mul_add(bits(&c), bits(&z)).to_bits();
+                let carry = i128::from(hi) - i128::from(HI - 1) + (t >> 52);
+                assert_eq!(carry, sum >> 52, "p_0 {:#x}, t {t:#x}, q {q:#x}", p52[0]);
+            }
         }
     }
 }
@@ -128,19 +182,17 @@ fn assembles() {
     for w in [Which::Fp, Which::Fq] {
         let text = generate(w, Memory::Imported).wat;
         wat::parse_str(&text).expect("valid text");
+        // Per stream: two a limb product, two for each quotient times p_1 and p_2,
+        // one for each quotient times p_0 (its carry only, `quotient_high`).
+        let reduction = 2 * 10 + 5;
+        let mds = if w == Which::Fp { 50 } else { 75 };
         for (name, madds) in [
-            ("fma_sq", 2 * 2 * (15 + 15)),
-            ("fma_mul", 2 * 2 * (25 + 15)),
-            (
-                "fma_mds",
-                2 * 2 * (if w == Which::Fp { 50 } else { 75 } + 15),
-            ),
-            ("fma_sq3", 3 * 2 * (15 + 15)),
-            ("fma_mul3", 3 * 2 * (25 + 15)),
-            (
-                "fma_mds3",
-                3 * 2 * (if w == Which::Fp { 50 } else { 75 } + 15),
-            ),
+            ("fma_sq", 2 * (2 * 15 + reduction)),
+            ("fma_mul", 2 * (2 * 25 + reduction)),
+            ("fma_mds", 2 * (2 * mds + reduction)),
+            ("fma_sq3", 3 * (2 * 15 + reduction)),
+            ("fma_mul3", 3 * (2 * 25 + reduction)),
+            ("fma_mds3", 3 * (2 * mds + reduction)),
         ] {
             let start = text
                 .find(&format!("(func ${name} "))
