@@ -6,7 +6,8 @@
 //   rounds). --engine firefox: Firefox (SpiderMonkey), runtime firefox; --engine
 //   webkit: WebKitGTK's MiniBrowser under Xvfb (JavaScriptCore), runtime webkit. --wide starts
 //   Chromium with --js-flags=--wasm-wide-arithmetic (runtime chromium-wide), so the
-//   page picks the wide-arithmetic module.
+//   page picks the wide-arithmetic module; where that Chromium's V8 has no wide
+//   arithmetic (the page loads another module) it exits 1 and writes no column.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
@@ -29,6 +30,12 @@ const flags = wide ? ["--js-flags=--wasm-wide-arithmetic"] : [];
 const got = await runPage(`bench/bench.html?rounds=${rounds}`, { timeoutMs: 600_000, flags, engine });
 if (got.error) {
   console.error(`the browser benchmark failed: ${got.error}${got.stderr ? "\n" + got.stderr : ""}`);
+  process.exit(1);
+}
+// A Chromium whose V8 has no wide arithmetic ignores the flag, and the page loads the
+// module it would load anyway: that is no column of its own.
+if (wide && got.module !== "wide") {
+  console.error(`Chromium with --js-flags=--wasm-wide-arithmetic loaded the "${got.module}" module, not "wide" (its V8 validates no wide-arithmetic module): no chromium-wide column`);
   process.exit(1);
 }
 const browser = engines[engine].binary;

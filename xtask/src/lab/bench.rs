@@ -547,7 +547,7 @@ fn javascript(root: &Path, rts: &[&Runtime], report_dir: &Path, report_bin: &Pat
     let browsers: [(&str, &str, bool, &Columns); 3] = [
         ("chromium", "chromium", ensure_chromium(), &[
             ("chromium", &[], "in Chromium"),
-            ("chromium-wide", &["--wide"], "with --js-flags=--wasm-wide-arithmetic in Chromium (the package's wide module)"),
+            ("chromium-wide", &["--wide"], "with --js-flags=--wasm-wide-arithmetic in Chromium (the package's wide module, where that Chromium runs it)"),
         ]),
         ("firefox-esr", "firefox", ensure_firefox(), &[("firefox", &["--engine", "firefox"], "in Firefox")]),
         ("MiniBrowser", "webkit", ensure_webkit(), &[("webkit", &["--engine", "webkit"], "in WebKit (MiniBrowser)")]),
