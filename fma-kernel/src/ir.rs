@@ -160,7 +160,7 @@ impl Stream {
 /// ⌊q·p_0/2^52⌋. Where q ≠ 0, q·p_0/2^52 is not an integer, so rounding
 /// q·p_0/2^52 − 1/2 to the nearest gives its floor: exactly where the sum lies
 /// in [2^104, 2^105) (step 2^52); where q·p_0 < 2^51 the sum lies within 2^51 below
-/// 2^104 (step 2^51) and rounds up to 2^104, as q·p_0 > p_0 > 2^50 (the floor is
+/// 2^104 (step 2^51) and rounds up to 2^104, as q·p_0 ≥ p_0 > 2^50 (the floor is
 /// 0). q = 0 leaves 2^104 − 2^51 as it is.
 pub(crate) fn quotient_high(q: E, p0: u64) -> E {
     assert!(
