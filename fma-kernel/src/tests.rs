@@ -5,18 +5,22 @@ use poseidon::{Fp, Fq};
 
 use crate::prelude::*;
 
+/// The seeded xorshift64 generator of the tests' random inputs.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 /// The generated statements, interpreted, against the reference permutation:
 /// edge values (0, 1, p − 1, p − 2) and seeded random states, both fields.
 fn against_reference<F: PastaField>(which: Which) {
     let m = generate(which, Memory::Own);
     let mut it = Interp::new(&m);
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let edge = [F::ZERO, F::ONE, -F::ONE, -F::from(2u64)];
     let mut previous = [-F::ONE; 3];
     for round in 0..10 {
@@ -67,14 +71,9 @@ fn limb_product_splits() {
         MASK - 1,
         MASK,
     ];
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let mut limbs: Vec<u64> = edge.to_vec();
-    limbs.extend((0..200).map(|_| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed & MASK
-    }));
+    limbs.extend((0..200).map(|_| next() & MASK));
     let f = f64::from_bits;
     for &x in &limbs {
         for &y in &limbs {
@@ -100,13 +99,7 @@ fn limb_product_splits() {
 /// are 0).
 #[test]
 fn quotient_carry() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let lows: Vec<u64> = [
         0,
         1,
