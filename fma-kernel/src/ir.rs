@@ -122,6 +122,15 @@ impl Stream {
             E::Const(0)
         }
     }
+    /// Local `t` = the column `v` (of excess `excess`) plus 2^61: positive for
+    /// |column| < 2^61, with the column's own low 52 bits.
+    pub(crate) fn offset(&mut self, v: E, excess: u64) {
+        self.set("t", E::ISub(b(v), b(E::Const(excess.wrapping_sub(OFF)))));
+    }
+    /// `t`'s carry, ⌊t/2^52⌋ (the column's plus 2^9), added to `nxt`.
+    pub(crate) fn carry_offset(&mut self) {
+        self.acc("nxt", E::ShrU(b(self.get("t")), 52), OFF >> 52);
+    }
     /// hi = fma(a, b, 2^104) = 2^104 + k·2^52 into local `hi`, its bits added to `nx`.
     pub(crate) fn high(&mut self, a: &E, bb: &E, nx: &'static str) {
         let hi = E::Madd(b(a.clone()), b(bb.clone()), b(E::Const(HI)));

@@ -107,13 +107,9 @@ pub(crate) fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
                 st.acc("nxt", E::ShrU(b(qi), 52 - s), 0);
             }
             if c < LIMBS {
-                // t + 2^61 (the column t, positive: |t| < 2^61; the same low 52 bits).
                 let (x, full) = st.ex["cur"];
                 assert!(full, "column {c} has products");
-                st.set(
-                    "t",
-                    E::ISub(b(st.get("cur")), b(E::Const(x.wrapping_sub(OFF)))),
-                );
+                st.offset(st.get("cur"), x);
                 // (t·u mod 2^32)·2^32, of which the mask keeps (t·u mod 2^20)·2^32:
                 // one shift, the other 32-bit lane's product shifted out.
                 let q = E::And(
@@ -131,7 +127,7 @@ pub(crate) fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
                 let q = st.get(&format!("q{c}"));
                 st.set("hi", quotient_high(q, p52[0]));
                 st.acc("nxt", st.get("hi"), HI - 1);
-                st.acc("nxt", E::ShrU(b(st.get("t")), 52), OFF >> 52);
+                st.carry_offset();
             } else {
                 let j = (c - LIMBS) as u32;
                 let (x, _) = st.ex["cur"];
@@ -151,10 +147,10 @@ pub(crate) fn kernel(spec: &Spec, p52: &[u64; LIMBS], u: u64) -> Func {
                     x = x.wrapping_add(TWO52);
                 }
                 if c < 2 * LIMBS - 1 {
-                    st.set("t", E::ISub(b(v), b(E::Const(x.wrapping_sub(OFF)))));
+                    st.offset(v, x);
                     let limb = to_float(E::And(b(st.get("t")), b(E::Const(MASK))));
                     st.body.push(S::Store(format!("o{sfx}"), 16 * j, limb));
-                    st.acc("nxt", E::ShrU(b(st.get("t")), 52), OFF >> 52);
+                    st.carry_offset();
                 } else {
                     st.set("t", E::ISub(b(v), b(E::Const(x))));
                     st.body
